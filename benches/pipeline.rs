@@ -1,0 +1,79 @@
+//! Throughput of each stage on the embedded corpus (games played before 1900), and of the
+//! whole per-file function. Run with `cargo bench`; figures are games (or positions) per second.
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use livingblocks::analyze::analyze_file;
+use livingblocks::go::replay;
+use livingblocks::life::Net;
+use livingblocks::sgf::{self, load::Tree};
+use livingblocks::source;
+
+/// The first files of the embedded corpus, in path order.
+fn sample(n: usize) -> Vec<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let inputs = source::collect(&[root]).expect("corpus/ is part of the repository");
+    inputs
+        .iter()
+        .take(n)
+        .map(|i| source::read_input(i).expect("readable corpus file"))
+        .collect()
+}
+
+fn trees(files: &[Vec<u8>]) -> Vec<Tree> {
+    files
+        .iter()
+        .flat_map(|b| sgf::load(&sgf::decode(b).unwrap().text).unwrap())
+        .collect()
+}
+
+fn stages(c: &mut Criterion) {
+    let files = sample(300);
+    let games = trees(&files);
+    let roots: Vec<_> = games
+        .iter()
+        .filter_map(|t| match t {
+            Tree::Go(root) => Some(root),
+            Tree::OtherGame(_) => None,
+        })
+        .collect();
+    let finals: Vec<_> = roots.iter().map(|r| replay(r).unwrap().board).collect();
+
+    let mut g = c.benchmark_group("stages");
+    g.throughput(Throughput::Elements(files.len() as u64));
+    g.bench_function("decode_parse", |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|f| sgf::load(&sgf::decode(f).unwrap().text).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    g.throughput(Throughput::Elements(roots.len() as u64));
+    g.bench_function("replay", |b| {
+        b.iter(|| roots.iter().map(|r| replay(r).unwrap().moves).sum::<u32>())
+    });
+    g.throughput(Throughput::Elements(finals.len() as u64));
+    g.bench_function("net_per_position", |b| {
+        b.iter(|| {
+            finals
+                .iter()
+                .map(|f| Net::build(f).blocks.len())
+                .sum::<usize>()
+        })
+    });
+    g.throughput(Throughput::Elements(files.len() as u64));
+    g.bench_function("analyze_file", |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|f| analyze_file(f).games.len())
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, stages);
+criterion_main!(benches);

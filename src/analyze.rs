@@ -1,0 +1,136 @@
+//! The pure per-file function: bytes in, records out. No I/O, no printing, no shared state,
+//! so it runs on any thread and the output never depends on scheduling.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::go::{replay, Color};
+use crate::life::Net;
+use crate::record::{FileAnalysis, GameRecord, PositionStats, Status};
+use crate::sgf::{self, load::Tree, GameInfo};
+
+/// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
+/// row instead of ending the run.
+pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
+    catch_unwind(AssertUnwindSafe(|| analyze_unguarded(bytes))).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        FileAnalysis {
+            encoding: None,
+            games: vec![GameRecord::file_failure(
+                Status::InternalError,
+                format!("panic: {message}"),
+            )],
+        }
+    })
+}
+
+fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
+    let decoded = match sgf::decode(bytes) {
+        Ok(d) => d,
+        Err(e) => {
+            return FileAnalysis {
+                encoding: None,
+                games: vec![GameRecord::file_failure(Status::DecodeError, e.to_string())],
+            }
+        }
+    };
+    let encoding = Some((decoded.encoding, decoded.source));
+    let games = match sgf::load(&decoded.text) {
+        Ok(trees) => trees
+            .iter()
+            .enumerate()
+            .map(|(i, tree)| analyze_tree(i, tree))
+            .collect(),
+        Err(e) => vec![GameRecord::file_failure(Status::ParseError, e.to_string())],
+    };
+    FileAnalysis { encoding, games }
+}
+
+fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
+    let root = match tree {
+        Tree::Go(root) => root,
+        Tree::OtherGame(gm) => {
+            return GameRecord {
+                game: Some(index),
+                ..GameRecord::file_failure(Status::Unsupported, format!("not a Go game ({gm})"))
+            }
+        }
+    };
+    let info = GameInfo::from_main_line(root);
+    let r = match replay(root) {
+        Ok(r) => r,
+        Err(e) => {
+            return GameRecord {
+                game: Some(index),
+                status: Status::Unsupported,
+                detail: e.to_string(),
+                size: None,
+                position: None,
+                info,
+            }
+        }
+    };
+    let net = Net::build(&r.board);
+    let position = PositionStats {
+        moves: r.moves,
+        passes: r.passes,
+        to_move: Some(r.to_move),
+        captures: r.captures,
+        suicides: r.suicides,
+        ko_retakes: r.ko_retakes,
+        setup_stones: r.setup_stones,
+        stones: [r.board.count(Color::Black), r.board.count(Color::White)],
+        net: [net.totals(Color::Black), net.totals(Color::White)],
+    };
+    let (status, detail) = match &r.illegal {
+        Some(illegal) => (Status::IllegalMove, illegal.reason.clone()),
+        None => (Status::Ok, String::new()),
+    };
+    GameRecord {
+        game: Some(index),
+        status,
+        detail,
+        size: Some(r.board.size()),
+        position: Some(position),
+        info,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_collection_gives_a_record_per_game() {
+        let a = analyze_file(b"(;SZ[9];B[ee])(;SZ[19:13])(;GM[3])");
+        assert_eq!(a.games.len(), 3);
+        let statuses: Vec<_> = a.games.iter().map(|g| g.status).collect();
+        assert_eq!(
+            statuses,
+            [Status::Ok, Status::Unsupported, Status::Unsupported]
+        );
+        assert_eq!(a.games[0].position.as_ref().unwrap().stones, [1, 0]);
+    }
+
+    #[test]
+    fn file_level_failures_are_single_rows() {
+        let a = analyze_file(b"(;SZ[9];B[ee];W[");
+        assert_eq!(a.games.len(), 1);
+        assert_eq!(a.games[0].status, Status::ParseError);
+        assert_eq!(a.games[0].game, None);
+        let a = analyze_file(b"\0\x01\x02garbage");
+        assert_eq!(a.games[0].status, Status::DecodeError);
+    }
+
+    #[test]
+    fn illegal_moves_keep_the_position_reached() {
+        let a = analyze_file(b"(;SZ[9];B[ee];W[ee])");
+        let g = &a.games[0];
+        assert_eq!(g.status, Status::IllegalMove);
+        assert!(g.detail.starts_with("move 2:"), "{}", g.detail);
+        assert_eq!(g.position.as_ref().unwrap().stones, [1, 0]);
+    }
+}

@@ -1,0 +1,118 @@
+//! Orchestration only: inputs → parallel analysis → writers in input order → run totals.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::analyze::analyze_file;
+use crate::record::{FileAnalysis, GameRecord, Status};
+use crate::sink::{GamesWriter, RunStats};
+use crate::source::{self, Input};
+
+/// A validated `analyze` request: no CLI types past this point.
+#[derive(Clone, Debug)]
+pub struct AnalyzeConfig {
+    pub paths: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub threads: usize,
+}
+
+/// Hears how a run goes; the binary draws it, tests ignore it.
+pub trait Progress {
+    fn start(&self, files: u64);
+    /// Called after each batch with the totals so far.
+    fn advance(&self, so_far: &RunStats);
+    fn finish(&self);
+}
+
+/// A progress listener that does nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: u64) {}
+    fn advance(&self, _: &RunStats) {}
+    fn finish(&self) {}
+}
+
+/// What a finished run did.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    pub stats: RunStats,
+    pub elapsed: Duration,
+    pub threads: usize,
+    pub outputs: Vec<PathBuf>,
+}
+
+/// Why a run could not start or finish.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Bad arguments or an unusable output folder, found before any work.
+    #[error("{0}")]
+    Config(String),
+    /// Writing the outputs failed.
+    #[error("{0}")]
+    Output(String),
+}
+
+/// Files analysed in parallel between two writes: large enough to keep every thread busy,
+/// small enough that memory does not grow with the corpus.
+const BATCH: usize = 512;
+
+/// Runs `analyze`: every input becomes one or more rows of games.csv, in input order.
+pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunReport, AppError> {
+    let start = Instant::now();
+    let inputs = source::collect(&config.paths).map_err(AppError::Config)?;
+    std::fs::create_dir_all(&config.out).map_err(|e| {
+        AppError::Config(format!(
+            "{}: cannot create output folder: {e}",
+            config.out.display()
+        ))
+    })?;
+    let games_path = config.out.join("games.csv");
+    let mut games = GamesWriter::create(&games_path)
+        .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", games_path.display())))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        // Deeply nested game trees are dropped recursively: give workers room.
+        .stack_size(256 << 20)
+        .build()
+        .map_err(|e| AppError::Config(format!("cannot start {} threads: {e}", config.threads)))?;
+
+    progress.start(inputs.len() as u64);
+    let mut stats = RunStats::default();
+    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", games_path.display()));
+    for batch in inputs.chunks(BATCH) {
+        let results: Vec<(Option<u64>, FileAnalysis)> =
+            pool.install(|| batch.par_iter().map(process_input).collect());
+        for (input, (bytes, analysis)) in batch.iter().zip(&results) {
+            games
+                .write_file(&input.name, *bytes, analysis)
+                .map_err(write_err)?;
+            stats += &RunStats::of_file(*bytes, analysis);
+        }
+        progress.advance(&stats);
+    }
+    games.finish().map_err(write_err)?;
+    progress.finish();
+    Ok(RunReport {
+        stats,
+        elapsed: start.elapsed(),
+        threads: config.threads,
+        outputs: vec![games_path],
+    })
+}
+
+/// Reads and analyses one input; a read failure is a row like any other.
+fn process_input(input: &Input) -> (Option<u64>, FileAnalysis) {
+    match source::read_input(input) {
+        Ok(bytes) => (Some(bytes.len() as u64), analyze_file(&bytes)),
+        Err(e) => (
+            None,
+            FileAnalysis {
+                encoding: None,
+                games: vec![GameRecord::file_failure(Status::IoError, e.to_string())],
+            },
+        ),
+    }
+}

@@ -1,0 +1,308 @@
+//! Replays a game's main line to its final position.
+//!
+//! Records are not always legal games: they hold suicides (legal under New Zealand and Ing
+//! rules), ko retakes typed in by hand, setup stones in the middle of a game, and passes
+//! written as `B[]` or `B[tt]`. The replay applies what can be applied and notes it; a move
+//! onto an occupied point or off the board stops it.
+
+use sgf_parse::go::{Move, Prop};
+use sgf_parse::SgfNode;
+
+use super::board::{Board, Color, PlayError, Point, MAX_SIZE, MIN_SIZE};
+
+/// The final position of a main line, with what happened on the way.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub board: Board,
+    /// B and W properties on the main line, passes included, up to where the replay stopped.
+    pub moves: u32,
+    pub passes: u32,
+    /// The player to move after the last move; a PL property overrides.
+    pub to_move: Color,
+    /// Stones taken by Black and by White; stones lost by suicide count for the opponent.
+    pub captures: [u32; 2],
+    /// Moves that removed their own block.
+    pub suicides: u32,
+    /// Moves that retook a simple ko at once.
+    pub ko_retakes: u32,
+    /// AB/AW stones placed anywhere on the main line.
+    pub setup_stones: u32,
+    /// Where the replay stopped early, if it did.
+    pub illegal: Option<IllegalMove>,
+}
+
+/// A move the replay could not apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// 1-based number of the move among the main line's B/W properties (0 for setup).
+    pub number: u32,
+    pub reason: String,
+}
+
+impl IllegalMove {
+    pub fn code(&self) -> &'static str {
+        "illegal_move"
+    }
+}
+
+/// A game the replay does not handle at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("board {0}x{1} is not square")]
+    NotSquare(u8, u8),
+    #[error("board size {0} is outside {MIN_SIZE}..={MAX_SIZE}")]
+    Size(u8),
+    #[error("invalid SZ[{0}]")]
+    BadSize(String),
+}
+
+impl ReplayError {
+    pub fn code(&self) -> &'static str {
+        "unsupported"
+    }
+}
+
+/// The board side a root node asks for: `SZ`, else 19.
+pub fn board_size(root: &SgfNode<Prop>) -> Result<u8, ReplayError> {
+    for prop in root.properties() {
+        match prop {
+            Prop::SZ((w, h)) if w != h => return Err(ReplayError::NotSquare(*w, *h)),
+            Prop::SZ((n, _)) => {
+                return if (MIN_SIZE..=MAX_SIZE).contains(n) {
+                    Ok(*n)
+                } else {
+                    Err(ReplayError::Size(*n))
+                }
+            }
+            Prop::Invalid(id, values) if id == "SZ" => {
+                return Err(ReplayError::BadSize(values.join(",")))
+            }
+            _ => {}
+        }
+    }
+    Ok(19)
+}
+
+/// Replays the main line from `root`.
+pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
+    let size = board_size(root)?;
+    let board = Board::new(size).ok_or(ReplayError::Size(size))?;
+    let mut r = Replay {
+        board,
+        moves: 0,
+        passes: 0,
+        to_move: Color::Black,
+        captures: [0; 2],
+        suicides: 0,
+        ko_retakes: 0,
+        setup_stones: 0,
+        illegal: None,
+    };
+    if root
+        .properties()
+        .any(|p| matches!(p, Prop::HA(n) if *n >= 2))
+    {
+        r.to_move = Color::White;
+    }
+    for node in root.main_variation() {
+        if let Err(illegal) = r.apply_node(node) {
+            r.illegal = Some(illegal);
+            break;
+        }
+    }
+    Ok(r)
+}
+
+impl Replay {
+    /// Applies one node: setup first, then PL, then moves (FF[4] forbids mixing them, but
+    /// records do it, and this order is the one editors show).
+    fn apply_node(&mut self, node: &SgfNode<Prop>) -> Result<(), IllegalMove> {
+        for prop in node.properties() {
+            let (points, colour) = match prop {
+                Prop::AB(ps) => (ps, Some(Color::Black)),
+                Prop::AW(ps) => (ps, Some(Color::White)),
+                Prop::AE(ps) => (ps, None),
+                Prop::Invalid(id, values) if matches!(id.as_str(), "AB" | "AW" | "AE") => {
+                    return Err(IllegalMove {
+                        number: self.moves,
+                        reason: format!("invalid setup {id}[{}]", values.join("][")),
+                    })
+                }
+                _ => continue,
+            };
+            // HashSet order is arbitrary, but setup never captures, so order does not matter.
+            for p in points {
+                let p = Point::new(p.x, p.y);
+                self.board.setup(p, colour).map_err(|e| IllegalMove {
+                    number: self.moves,
+                    reason: format!("setup: {e}"),
+                })?;
+                if colour.is_some() {
+                    self.setup_stones += 1;
+                }
+            }
+        }
+        for prop in node.properties() {
+            if let Prop::PL(c) = prop {
+                self.to_move = match c {
+                    sgf_parse::Color::Black => Color::Black,
+                    sgf_parse::Color::White => Color::White,
+                };
+            }
+        }
+        for prop in node.properties() {
+            let (colour, mv) = match prop {
+                Prop::B(mv) => (Color::Black, Some(*mv)),
+                Prop::W(mv) => (Color::White, Some(*mv)),
+                Prop::Invalid(id, _) if id == "B" => (Color::Black, None),
+                Prop::Invalid(id, _) if id == "W" => (Color::White, None),
+                _ => continue,
+            };
+            self.moves += 1;
+            let number = self.moves;
+            let illegal = |reason: String| IllegalMove { number, reason };
+            match mv {
+                None => {
+                    return Err(illegal(format!(
+                        "move {number}: {} has an invalid value",
+                        colour.letter()
+                    )))
+                }
+                Some(Move::Pass) => self.pass(colour),
+                Some(Move::Move(p)) if p.x == 19 && p.y == 19 && self.board.size() <= 19 => {
+                    self.pass(colour)
+                }
+                Some(Move::Move(p)) => {
+                    let p = Point::new(p.x, p.y);
+                    let out = self.board.play(colour, p).map_err(|e| {
+                        illegal(match e {
+                            PlayError::OffBoard(_) | PlayError::Occupied(_) => {
+                                format!("move {number}: {} {e}", colour.letter())
+                            }
+                        })
+                    })?;
+                    self.captures[colour.index()] += out.captured;
+                    self.captures[colour.opponent().index()] += out.suicided;
+                    self.suicides += u32::from(out.suicided > 0);
+                    self.ko_retakes += u32::from(out.ko_retake);
+                    self.to_move = colour.opponent();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn pass(&mut self, colour: Color) {
+        self.board.pass();
+        self.passes += 1;
+        self.to_move = colour.opponent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::board::Cell;
+
+    fn run(sgf: &str) -> Result<Replay, ReplayError> {
+        let root = sgf_parse::go::parse(sgf).unwrap().remove(0);
+        replay(&root)
+    }
+
+    fn pt(s: &str) -> Point {
+        Point::from_sgf(s).unwrap()
+    }
+
+    #[test]
+    fn passes_both_ways_count_as_moves() {
+        let r = run("(;SZ[19];B[dd];W[];B[tt];W[pp])").unwrap();
+        assert_eq!(r.moves, 4);
+        assert_eq!(r.passes, 2);
+        assert_eq!(r.board.count(Color::Black), 1);
+        assert_eq!(r.board.count(Color::White), 1);
+        assert_eq!(r.to_move, Color::Black);
+    }
+
+    #[test]
+    fn tt_is_a_point_on_large_boards() {
+        let r = run("(;SZ[21];B[tt])").unwrap();
+        assert_eq!(r.passes, 0);
+        assert_eq!(r.board.at(pt("tt")), Cell::Stone(Color::Black));
+    }
+
+    #[test]
+    fn captures_are_counted_per_player() {
+        let r = run("(;SZ[9];B[ba];W[aa];B[ab])").unwrap();
+        assert_eq!(r.captures, [1, 0]);
+        assert_eq!(r.board.at(pt("aa")), Cell::Empty);
+    }
+
+    #[test]
+    fn suicide_is_applied_and_noted() {
+        let r = run("(;SZ[9];B[ba];W[ee];B[ab];W[aa])").unwrap();
+        assert_eq!(r.suicides, 1);
+        assert_eq!(r.captures, [1, 0]);
+        assert_eq!(r.board.at(pt("aa")), Cell::Empty);
+        assert!(r.illegal.is_none());
+    }
+
+    #[test]
+    fn ko_retake_is_applied_and_noted() {
+        let r = run("(;SZ[9]AB[ba][ab][bc][cb]AW[ca][db][cc];W[bb];B[cb])").unwrap();
+        assert_eq!(r.ko_retakes, 1);
+        assert_eq!(r.captures, [1, 1]);
+    }
+
+    #[test]
+    fn setup_in_any_node_and_ae() {
+        let r = run("(;SZ[9]AB[aa][bb];W[cc];AE[aa]AW[dd];B[ee])").unwrap();
+        assert_eq!(r.board.at(pt("aa")), Cell::Empty);
+        assert_eq!(r.board.at(pt("dd")), Cell::Stone(Color::White));
+        assert_eq!(r.setup_stones, 3);
+        assert_eq!(r.moves, 2);
+    }
+
+    #[test]
+    fn occupied_point_stops_the_replay() {
+        let r = run("(;SZ[9];B[aa];W[bb];B[aa];W[cc])").unwrap();
+        let illegal = r.illegal.unwrap();
+        assert_eq!(illegal.number, 3);
+        assert!(illegal.reason.contains("occupied"), "{}", illegal.reason);
+        assert_eq!(r.moves, 3);
+        assert_eq!(r.board.count(Color::White), 1);
+    }
+
+    #[test]
+    fn off_board_move_stops_the_replay() {
+        let r = run("(;SZ[9];B[aa];W[jj])").unwrap();
+        assert_eq!(r.illegal.unwrap().number, 2);
+    }
+
+    #[test]
+    fn handicap_and_pl_decide_who_moves() {
+        assert_eq!(run("(;HA[2]AB[dd][pp])").unwrap().to_move, Color::White);
+        assert_eq!(run("(;AB[dd]PL[W])").unwrap().to_move, Color::White);
+        assert_eq!(run("(;B[dd];W[pp];PL[W])").unwrap().to_move, Color::White);
+        assert_eq!(run("(;B[dd])").unwrap().to_move, Color::White);
+    }
+
+    #[test]
+    fn sizes_the_tool_does_not_replay() {
+        assert_eq!(
+            run("(;SZ[19:13])").unwrap_err(),
+            ReplayError::NotSquare(19, 13)
+        );
+        assert_eq!(run("(;SZ[52])").unwrap_err(), ReplayError::Size(52));
+        assert_eq!(run("(;SZ[1])").unwrap_err(), ReplayError::Size(1));
+        assert_eq!(run("(;SZ[0])").unwrap_err(), ReplayError::Size(0));
+        assert_eq!(run("(;SZ[13])").unwrap().board.size(), 13);
+        assert_eq!(run("(;GM[1])").unwrap().board.size(), 19);
+    }
+
+    #[test]
+    fn only_the_main_line_is_replayed() {
+        let r = run("(;SZ[9];B[aa](;W[bb];B[cc])(;W[dd]))").unwrap();
+        assert_eq!(r.moves, 3);
+        assert_eq!(r.board.at(pt("dd")), Cell::Empty);
+    }
+}

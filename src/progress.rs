@@ -1,0 +1,136 @@
+//! The only module that writes to the terminal: the progress bar (indicatif) when stderr is
+//! a terminal, a plain line every few seconds when it is not, and the closing summary.
+
+use std::cell::RefCell;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::app::{AppError, Progress, RunReport};
+use crate::record::Status;
+use crate::sink::RunStats;
+
+/// How often the plain log line is written when stderr is not a terminal.
+const LOG_EVERY: Duration = Duration::from_secs(5);
+
+/// Progress on stderr.
+pub struct Terminal {
+    mode: Mode,
+    started: Instant,
+    total: RefCell<u64>,
+    last_log: RefCell<Instant>,
+}
+
+enum Mode {
+    Quiet,
+    Bar(ProgressBar),
+    Log,
+}
+
+impl Terminal {
+    pub fn new(quiet: bool) -> Terminal {
+        let mode = if quiet {
+            Mode::Quiet
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files  {msg}  ETA {eta}",
+                )
+                .expect("valid template"),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            Mode::Bar(bar)
+        } else {
+            Mode::Log
+        };
+        Terminal {
+            mode,
+            started: Instant::now(),
+            total: RefCell::new(0),
+            last_log: RefCell::new(Instant::now()),
+        }
+    }
+}
+
+impl Progress for Terminal {
+    fn start(&self, files: u64) {
+        *self.total.borrow_mut() = files;
+        if let Mode::Bar(bar) = &self.mode {
+            bar.set_length(files);
+        }
+    }
+
+    fn advance(&self, s: &RunStats) {
+        let rate = per_second(s.games, self.started.elapsed());
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Bar(bar) => {
+                bar.set_position(s.files);
+                bar.set_message(format!("{} games  {rate:.0} games/s", s.games));
+            }
+            Mode::Log => {
+                let mut last = self.last_log.borrow_mut();
+                if last.elapsed() >= LOG_EVERY {
+                    *last = Instant::now();
+                    eprintln!(
+                        "livingblocks: {}/{} files, {} games, {rate:.0} games/s",
+                        s.files,
+                        self.total.borrow(),
+                        s.games
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Mode::Bar(bar) = &self.mode {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn per_second(n: u64, d: Duration) -> f64 {
+    n as f64 / d.as_secs_f64().max(1e-9)
+}
+
+/// Prints the closing summary on stderr.
+pub fn summary(r: &RunReport) {
+    let s = &r.stats;
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "livingblocks: {} files, {} games, {} ok, {} failed in {:.1} s ({:.0} games/s, {} threads)",
+        s.files,
+        s.games,
+        s.count(Status::Ok),
+        s.failed(),
+        r.elapsed.as_secs_f64(),
+        per_second(s.games, r.elapsed),
+        r.threads,
+    );
+    let failed: Vec<String> = Status::ALL
+        .iter()
+        .filter(|&&st| st != Status::Ok && s.count(st) > 0)
+        .map(|&st| format!("{} {}", st.as_str(), s.count(st)))
+        .collect();
+    if !failed.is_empty() {
+        let _ = writeln!(err, "  failed by status: {}", failed.join(", "));
+    }
+    for p in &r.outputs {
+        let _ = writeln!(err, "  wrote {}", p.display());
+    }
+}
+
+/// Reports a run that could not start or finish, and gives its exit code: 2 for a usage or
+/// configuration error, 1 for a failure during the run.
+pub fn fail(e: &AppError) -> ExitCode {
+    eprintln!("livingblocks: error: {e}");
+    match e {
+        AppError::Config(_) => ExitCode::from(2),
+        AppError::Output(_) => ExitCode::from(1),
+    }
+}

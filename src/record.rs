@@ -1,0 +1,91 @@
+//! What one game (or one unreadable file) contributes to the output: the rows of games.csv.
+
+use crate::go::Color;
+use crate::life::NetTotals;
+use crate::sgf::{EncodingSource, GameInfo};
+
+/// The outcome of one game or file, as the `status` column writes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    Ok,
+    IoError,
+    DecodeError,
+    ParseError,
+    Unsupported,
+    IllegalMove,
+    InternalError,
+}
+
+impl Status {
+    pub const ALL: [Status; 7] = [
+        Status::Ok,
+        Status::IoError,
+        Status::DecodeError,
+        Status::ParseError,
+        Status::Unsupported,
+        Status::IllegalMove,
+        Status::InternalError,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::IoError => "io_error",
+            Status::DecodeError => "decode_error",
+            Status::ParseError => "parse_error",
+            Status::Unsupported => "unsupported",
+            Status::IllegalMove => "illegal_move",
+            Status::InternalError => "internal_error",
+        }
+    }
+}
+
+/// Figures of a replayed position, per colour where it matters (index: Black 0, White 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionStats {
+    pub moves: u32,
+    pub passes: u32,
+    pub to_move: Option<Color>,
+    pub captures: [u32; 2],
+    pub suicides: u32,
+    pub ko_retakes: u32,
+    pub setup_stones: u32,
+    pub stones: [u32; 2],
+    pub net: [NetTotals; 2],
+}
+
+/// One row of games.csv, less the file-level columns (`file`, `bytes`, encoding) that the
+/// file's `FileAnalysis` carries once for all its games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// 0-based index of the game tree in its file; `None` for a file-level failure.
+    pub game: Option<usize>,
+    pub status: Status,
+    pub detail: String,
+    pub size: Option<u8>,
+    /// Present whenever a position was replayed, even one cut short by an illegal move.
+    pub position: Option<PositionStats>,
+    pub info: GameInfo,
+}
+
+impl GameRecord {
+    /// A row for a file that yielded no game.
+    pub fn file_failure(status: Status, detail: impl Into<String>) -> GameRecord {
+        GameRecord {
+            game: None,
+            status,
+            detail: detail.into(),
+            size: None,
+            position: None,
+            info: GameInfo::default(),
+        }
+    }
+}
+
+/// Everything learned from one file's bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileAnalysis {
+    pub encoding: Option<(&'static str, EncodingSource)>,
+    /// One record per game, or a single file-level failure.
+    pub games: Vec<GameRecord>,
+}

@@ -1,0 +1,6 @@
+//! Where inputs come from: files and folders named on the command line, walked and sorted
+//! before any work so that output order never depends on threads.
+
+pub mod walk;
+
+pub use walk::{collect, read_input, Input, InputError};
