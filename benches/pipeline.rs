@@ -24,7 +24,7 @@ fn sample(n: usize) -> Vec<Vec<u8>> {
 fn trees(files: &[Vec<u8>]) -> Vec<Tree> {
     files
         .iter()
-        .flat_map(|b| sgf::load(&sgf::decode(b).unwrap().text).unwrap())
+        .flat_map(|b| sgf::load(&sgf::decode(b).unwrap().text).unwrap().trees)
         .collect()
 }
 
@@ -46,7 +46,12 @@ fn stages(c: &mut Criterion) {
         b.iter(|| {
             files
                 .iter()
-                .map(|f| sgf::load(&sgf::decode(f).unwrap().text).unwrap().len())
+                .map(|f| {
+                    sgf::load(&sgf::decode(f).unwrap().text)
+                        .unwrap()
+                        .trees
+                        .len()
+                })
                 .sum::<usize>()
         })
     });

@@ -39,10 +39,17 @@ fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
     };
     let encoding = Some((decoded.encoding, decoded.source));
     let games = match sgf::load(&decoded.text) {
-        Ok(trees) => trees
+        Ok(loaded) => loaded
+            .trees
             .iter()
             .enumerate()
-            .map(|(i, tree)| analyze_tree(i, tree))
+            .map(|(i, tree)| {
+                let mut g = analyze_tree(i, tree);
+                if let Some(note) = &loaded.note {
+                    add_note(&mut g.detail, note);
+                }
+                g
+            })
             .collect(),
         Err(e) => vec![GameRecord::file_failure(Status::ParseError, e.to_string())],
     };
@@ -85,10 +92,21 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         stones: [r.board.count(Color::Black), r.board.count(Color::White)],
         net: [net.totals(Color::Black), net.totals(Color::White)],
     };
-    let (status, detail) = match &r.illegal {
+    let (status, mut detail) = match &r.illegal {
         Some(illegal) => (Status::IllegalMove, illegal.reason.clone()),
         None => (Status::Ok, String::new()),
     };
+    for (n, what) in [
+        (r.suicides, "suicide"),
+        (r.ko_retakes, "immediate ko retake"),
+    ] {
+        if n > 0 {
+            add_note(
+                &mut detail,
+                &format!("{n} {what}{}", if n > 1 { "s" } else { "" }),
+            );
+        }
+    }
     GameRecord {
         game: Some(index),
         status,
@@ -97,6 +115,14 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         position: Some(position),
         info,
     }
+}
+
+/// Appends a note to a `detail` field, `; `-separated.
+fn add_note(detail: &mut String, note: &str) {
+    if !detail.is_empty() {
+        detail.push_str("; ");
+    }
+    detail.push_str(note);
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@ use super::board::{Board, Color, PlayError, Point, MAX_SIZE, MIN_SIZE};
 #[derive(Clone, Debug)]
 pub struct Replay {
     pub board: Board,
-    /// B and W properties on the main line, passes included, up to where the replay stopped.
+    /// B and W properties on the main line, passes included (all of them, even past an
+    /// illegal move).
     pub moves: u32,
     pub passes: u32,
     /// The player to move after the last move; a PL property overrides.
@@ -105,9 +106,14 @@ pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
         r.to_move = Color::White;
     }
     for node in root.main_variation() {
-        if let Err(illegal) = r.apply_node(node) {
+        if r.illegal.is_some() {
+            // Past an illegal move, only count the record's moves.
+            r.moves += node
+                .properties()
+                .filter(|p| matches!(p, Prop::B(_) | Prop::W(_)))
+                .count() as u32;
+        } else if let Err(illegal) = r.apply_node(node) {
             r.illegal = Some(illegal);
-            break;
         }
     }
     Ok(r)
@@ -268,7 +274,7 @@ mod tests {
         let illegal = r.illegal.unwrap();
         assert_eq!(illegal.number, 3);
         assert!(illegal.reason.contains("occupied"), "{}", illegal.reason);
-        assert_eq!(r.moves, 3);
+        assert_eq!(r.moves, 4);
         assert_eq!(r.board.count(Color::White), 1);
     }
 

@@ -7,4 +7,4 @@ pub mod load;
 
 pub use decode::{decode, DecodeError, Decoded, EncodingSource};
 pub use info::GameInfo;
-pub use load::{load, LoadError};
+pub use load::{load, LoadError, Loaded};

@@ -1,0 +1,70 @@
+//! Helpers for the end-to-end tests: temporary folders, running the binary, reading CSV.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A temporary folder with input files, and an output folder beside them.
+pub struct TestEnv {
+    pub dir: tempfile::TempDir,
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        TestEnv {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn input(&self) -> PathBuf {
+        self.dir.path().join("in")
+    }
+
+    /// Writes an input file (folders created as needed).
+    pub fn write(&self, name: &str, bytes: impl AsRef<[u8]>) {
+        let p = self.input().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+
+    /// Runs the binary with arguments, in the temporary folder.
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap()
+    }
+
+    /// Runs `analyze in --out OUT -j N` and returns games.csv's text.
+    pub fn analyze(&self, out: &str, threads: usize) -> String {
+        let o = self.run(&["analyze", "in", "--out", out, "-j", &threads.to_string()]);
+        assert!(
+            o.status.success(),
+            "analyze failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        std::fs::read_to_string(self.dir.path().join(out).join("games.csv")).unwrap()
+    }
+}
+
+/// The rows of a CSV text as maps from column name to value.
+pub fn rows(csv_text: &str) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_reader(csv_text.as_bytes());
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            header
+                .iter()
+                .cloned()
+                .zip(rec.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// The embedded corpus of the repository.
+#[allow(dead_code)]
+pub fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
