@@ -103,11 +103,9 @@ pub fn summary(r: &RunReport) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(
         err,
-        "livingblocks: {} files, {} games, {} ok, {} failed in {:.1} s ({:.0} games/s, {} threads)",
+        "livingblocks: {} files, {} games in {:.1} s ({:.0} games/s, {} threads)",
         s.files,
         s.games,
-        s.count(Status::Ok),
-        s.failed(),
         r.elapsed.as_secs_f64(),
         per_second(s.games, r.elapsed),
         r.threads,
@@ -117,9 +115,17 @@ pub fn summary(r: &RunReport) {
         .filter(|&&st| st != Status::Ok && s.count(st) > 0)
         .map(|&st| format!("{} {}", st.as_str(), s.count(st)))
         .collect();
-    if !failed.is_empty() {
-        let _ = writeln!(err, "  failed by status: {}", failed.join(", "));
-    }
+    let _ = write!(
+        err,
+        "  rows: {} ok, {} failed",
+        s.count(Status::Ok),
+        s.failed()
+    );
+    let _ = if failed.is_empty() {
+        writeln!(err)
+    } else {
+        writeln!(err, " ({})", failed.join(", "))
+    };
     for p in &r.outputs {
         let _ = writeln!(err, "  wrote {}", p.display());
     }

@@ -83,7 +83,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             return Ok(d);
         }
     }
-    if let Some(nul) = memchr0(bytes) {
+    if let Some(nul) = binary_at(bytes) {
         return Err(DecodeError::Binary(nul));
     }
     if let Some(enc) = ca_property(bytes).and_then(|label| Encoding::for_label(label.as_bytes())) {
@@ -142,8 +142,11 @@ fn first_malformed(enc: &'static Encoding, bytes: &[u8]) -> usize {
     }
 }
 
-fn memchr0(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == 0)
+/// A NUL byte before any `(` means the file is not text at all. NULs later on (padding after
+/// the game, a stray byte in a comment) are left to the parser, which skips or rejects them.
+fn binary_at(bytes: &[u8]) -> Option<usize> {
+    let nul = bytes.iter().position(|&b| b == 0)?;
+    (!bytes[..nul].contains(&b'(')).then_some(nul)
 }
 
 /// UTF-16 without a BOM: an SGF file starts with `(`, so its first code unit shows the order.
@@ -249,6 +252,12 @@ mod tests {
         assert_eq!(d.source, EncodingSource::Detected);
         assert_eq!(d.encoding, "Shift_JIS");
         assert!(d.text.contains("本因坊秀策"));
+    }
+
+    #[test]
+    fn nul_bytes_after_the_game_are_not_binary() {
+        let d = decode(b"(;SZ[9];B[aa])\0\0\0").unwrap();
+        assert_eq!(d.source, EncodingSource::Utf8);
     }
 
     #[test]
