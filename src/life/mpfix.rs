@@ -15,13 +15,13 @@ pub fn mpfix(net: &ColourNet) -> Vec<bool> {
             .map(|bs| bs.iter().all(|&b| alive[b]))
             .collect();
         let mut removed = false;
-        for b in 0..net.len() {
-            if !alive[b] {
+        for (b, a) in alive.iter_mut().enumerate() {
+            if !*a {
                 continue;
             }
             let eff = net.own[b] + net.eyes_of[b].iter().filter(|&&e| counting[e]).count();
             if eff < 2 {
-                alive[b] = false;
+                *a = false;
                 removed = true;
             }
         }
