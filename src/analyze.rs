@@ -4,8 +4,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::go::{replay, Color};
-use crate::life::Net;
-use crate::record::{FileAnalysis, GameRecord, PositionStats, Status};
+use crate::life::{analyze_life, Net};
+use crate::record::{BlockRow, FileAnalysis, GameRecord, PositionStats, Status};
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
@@ -77,10 +77,26 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
                 size: None,
                 position: None,
                 info,
+                blocks: Vec::new(),
             }
         }
     };
     let net = Net::build(&r.board);
+    let life = analyze_life(&r.board, &net, r.to_move);
+    let blocks = net
+        .blocks
+        .iter()
+        .zip(&life.blocks)
+        .map(|(b, v)| BlockRow {
+            colour: b.color,
+            anchor: r.board.point(b.anchor),
+            stones: b.stones.len() as u32,
+            liberties: b.liberties,
+            own_eyes: b.own() as u32,
+            shared_eyes: b.ngem() as u32,
+            verdict: v.clone(),
+        })
+        .collect();
     let position = PositionStats {
         moves: r.moves,
         passes: r.passes,
@@ -91,6 +107,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         setup_stones: r.setup_stones,
         stones: [r.board.count(Color::Black), r.board.count(Color::White)],
         net: [net.totals(Color::Black), net.totals(Color::White)],
+        life: life.totals,
     };
     let (status, mut detail) = match &r.illegal {
         Some(illegal) => (Status::IllegalMove, illegal.reason.clone()),
@@ -114,6 +131,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         size: Some(r.board.size()),
         position: Some(position),
         info,
+        blocks,
     }
 }
 

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::analyze::analyze_file;
 use crate::record::{FileAnalysis, GameRecord, Status};
-use crate::sink::{GamesWriter, RunStats};
+use crate::sink::{BlocksWriter, GamesWriter, RunStats};
 use crate::source::{self, Input};
 
 /// A validated `analyze` request: no CLI types past this point.
@@ -59,7 +59,8 @@ pub enum AppError {
 /// small enough that memory does not grow with the corpus.
 const BATCH: usize = 512;
 
-/// Runs `analyze`: every input becomes one or more rows of games.csv, in input order.
+/// Runs `analyze`: every input becomes one or more rows of games.csv, and every block of a
+/// replayed position a row of blocks.csv, in input order.
 pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let inputs = source::collect(&config.paths).map_err(AppError::Config)?;
@@ -70,8 +71,12 @@ pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunRep
         ))
     })?;
     let games_path = config.out.join("games.csv");
-    let mut games = GamesWriter::create(&games_path)
-        .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", games_path.display())))?;
+    let blocks_path = config.out.join("blocks.csv");
+    let cannot = |p: &std::path::Path, e: std::io::Error| {
+        AppError::Config(format!("{}: cannot write: {e}", p.display()))
+    };
+    let mut games = GamesWriter::create(&games_path).map_err(|e| cannot(&games_path, e))?;
+    let mut blocks = BlocksWriter::create(&blocks_path).map_err(|e| cannot(&blocks_path, e))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         // Deeply nested game trees are dropped recursively: give workers room.
@@ -81,7 +86,7 @@ pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunRep
 
     progress.start(inputs.len() as u64);
     let mut stats = RunStats::default();
-    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", games_path.display()));
+    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
     for batch in inputs.chunks(BATCH) {
         let results: Vec<(Option<u64>, FileAnalysis)> =
             pool.install(|| batch.par_iter().map(process_input).collect());
@@ -89,17 +94,21 @@ pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunRep
             games
                 .write_file(&input.name, *bytes, analysis)
                 .map_err(write_err)?;
+            blocks
+                .write_file(&input.name, analysis)
+                .map_err(write_err)?;
             stats += &RunStats::of_file(*bytes, analysis);
         }
         progress.advance(&stats);
     }
     games.finish().map_err(write_err)?;
+    blocks.finish().map_err(write_err)?;
     progress.finish();
     Ok(RunReport {
         stats,
         elapsed: start.elapsed(),
         threads: config.threads,
-        outputs: vec![games_path],
+        outputs: vec![games_path, blocks_path],
     })
 }
 

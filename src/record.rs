@@ -1,7 +1,7 @@
 //! What one game (or one unreadable file) contributes to the output: the rows of games.csv.
 
-use crate::go::Color;
-use crate::life::NetTotals;
+use crate::go::{Color, Point};
+use crate::life::{BlockVerdict, LifeTotals, NetTotals};
 use crate::sgf::{EncodingSource, GameInfo};
 
 /// The outcome of one game or file, as the `status` column writes it.
@@ -52,6 +52,20 @@ pub struct PositionStats {
     pub setup_stones: u32,
     pub stones: [u32; 2],
     pub net: [NetTotals; 2],
+    pub life: [LifeTotals; 2],
+}
+
+/// One row of blocks.csv, less `file` and `game`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockRow {
+    pub colour: Color,
+    /// The block's first stone in point order.
+    pub anchor: Point,
+    pub stones: u32,
+    pub liberties: u32,
+    pub own_eyes: u32,
+    pub shared_eyes: u32,
+    pub verdict: BlockVerdict,
 }
 
 /// One row of games.csv, less the file-level columns (`file`, `bytes`, encoding) that the
@@ -66,6 +80,8 @@ pub struct GameRecord {
     /// Present whenever a position was replayed, even one cut short by an illegal move.
     pub position: Option<PositionStats>,
     pub info: GameInfo,
+    /// The blocks of the final position, in anchor order.
+    pub blocks: Vec<BlockRow>,
 }
 
 impl GameRecord {
@@ -78,6 +94,7 @@ impl GameRecord {
             size: None,
             position: None,
             info: GameInfo::default(),
+            blocks: Vec::new(),
         }
     }
 }

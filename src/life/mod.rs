@@ -3,13 +3,19 @@
 //! life, chains with their grammars, and big own eyes.
 
 pub mod benson;
+pub mod big_eyes;
+pub mod chains;
 pub mod colour_net;
 pub mod mp95;
 pub mod mpfix;
 pub mod net;
+pub mod position;
 
 pub use benson::{benson, Benson, Region, Regions};
+pub use big_eyes::{find_big_eyes, BigEye, BigEyes};
+pub use chains::{find_chains, in_g1, Chain};
 pub use colour_net::ColourNet;
 pub use mp95::mp95;
 pub use mpfix::mpfix;
 pub use net::{Block, BlockId, EyeId, Net, NetTotals, SharedEye};
+pub use position::{analyze_life, BlockVerdict, Life, LifeTotals};

@@ -34,6 +34,28 @@ pub const GAME_COLUMNS: &[&str] = &[
     "own_eyes_w",
     "shared_eyes_b",
     "shared_eyes_w",
+    "benson_blocks_b",
+    "benson_blocks_w",
+    "benson_stones_b",
+    "benson_stones_w",
+    "mp95_blocks_b",
+    "mp95_blocks_w",
+    "mpfix_blocks_b",
+    "mpfix_blocks_w",
+    "mp95_eyes_blocks_b",
+    "mp95_eyes_blocks_w",
+    "mpfix_eyes_blocks_b",
+    "mpfix_eyes_blocks_w",
+    "mp95_not_benson_b",
+    "mp95_not_benson_w",
+    "mpfix_not_benson_b",
+    "mpfix_not_benson_w",
+    "benson_territory_b",
+    "benson_territory_w",
+    "chains",
+    "chain_disagreements",
+    "big_eyes",
+    "big_eyes_uncredited",
     "RE",
     "KM",
     "RU",
@@ -119,6 +141,31 @@ impl GamesWriter {
         n(r, pf(|p| p.net[1].own_eyes));
         n(r, pf(|p| p.net[0].shared_eyes));
         n(r, pf(|p| p.net[1].shared_eyes));
+        type Lt = crate::life::LifeTotals;
+        let per_colour: [fn(&Lt) -> u32; 9] = [
+            |t| t.benson_blocks,
+            |t| t.benson_stones,
+            |t| t.mp95_blocks,
+            |t| t.mpfix_blocks,
+            |t| t.mp95_eyes_blocks,
+            |t| t.mpfix_eyes_blocks,
+            |t| t.mp95_not_benson,
+            |t| t.mpfix_not_benson,
+            |t| t.benson_territory,
+        ];
+        for f in per_colour {
+            n(r, p.map(|p| u64::from(f(&p.life[0]))));
+            n(r, p.map(|p| u64::from(f(&p.life[1]))));
+        }
+        let both: [fn(&Lt) -> u32; 4] = [
+            |t| t.chains,
+            |t| t.chain_disagreements,
+            |t| t.big_eyes,
+            |t| t.big_eyes_uncredited,
+        ];
+        for f in both {
+            n(r, p.map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))));
+        }
         let i = &g.info;
         for v in [&i.re, &i.km, &i.ru, &i.ha, &i.dt, &i.pb, &i.pw] {
             r.push_field(v.as_bytes());

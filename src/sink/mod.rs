@@ -1,9 +1,11 @@
 //! Where results go: the CSV tables, written to a temporary file and renamed when complete,
 //! and the run's totals.
 
+pub mod blocks;
 pub mod games;
 pub mod stats;
 
+pub use blocks::{BlocksWriter, BLOCK_COLUMNS};
 pub use games::{GamesWriter, GAME_COLUMNS};
 pub use stats::RunStats;
 

@@ -1,0 +1,110 @@
+//! Every life verdict for one position, per block and per colour: Benson, mp95, mpfix, the
+//! `+eyes` variants, chains and big eyes.
+
+use super::benson::{benson, Regions};
+use super::big_eyes::find_big_eyes;
+use super::chains::find_chains;
+use super::colour_net::ColourNet;
+use super::mp95::mp95;
+use super::mpfix::mpfix;
+use super::net::Net;
+use crate::go::{Board, Color};
+
+/// The verdicts on one block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockVerdict {
+    pub benson: bool,
+    pub mp95: bool,
+    pub mpfix: bool,
+    pub mp95_eyes: bool,
+    pub mpfix_eyes: bool,
+    /// Virtual own eyes credited by big eyes.
+    pub virtual_eyes: usize,
+    /// The word of the chain the block is in.
+    pub chain: Option<String>,
+}
+
+/// One colour's totals.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LifeTotals {
+    pub benson_blocks: u32,
+    pub benson_stones: u32,
+    pub mp95_blocks: u32,
+    pub mpfix_blocks: u32,
+    pub mp95_eyes_blocks: u32,
+    pub mpfix_eyes_blocks: u32,
+    /// Blocks mp95 calls alive that Benson does not.
+    pub mp95_not_benson: u32,
+    pub mpfix_not_benson: u32,
+    pub benson_territory: u32,
+    pub chains: u32,
+    /// Chains where mp95 or mpfix does not give the grammar's verdict on every block.
+    pub chain_disagreements: u32,
+    pub big_eyes: u32,
+    pub big_eyes_uncredited: u32,
+}
+
+/// All verdicts of a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Life {
+    /// Per block of the net.
+    pub blocks: Vec<BlockVerdict>,
+    /// Black, White.
+    pub totals: [LifeTotals; 2],
+}
+
+/// Runs every method on a position. `to_move` decides the worth of big eyes.
+pub fn analyze_life(board: &Board, net: &Net, to_move: Color) -> Life {
+    let mut life = Life {
+        blocks: vec![BlockVerdict::default(); net.blocks.len()],
+        totals: Default::default(),
+    };
+    for c in [Color::Black, Color::White] {
+        let t = &mut life.totals[c.index()];
+        let regions = Regions::find(board, net, c);
+        let b = benson(net, &regions);
+        t.benson_territory = b.territory as u32;
+
+        let (cnet, ids) = ColourNet::of(net, c);
+        let big = find_big_eyes(board, &regions);
+        t.big_eyes = big.eyes.len() as u32;
+        t.big_eyes_uncredited = big.uncredited as u32;
+        let virtual_eyes = big.virtual_eyes(net, |owner| owner == to_move);
+        let extra: Vec<usize> = ids.iter().map(|&g| virtual_eyes[g]).collect();
+        let with_eyes = cnet.with_extra_own(&extra);
+
+        let v95 = mp95(&cnet);
+        let vfix = mpfix(&cnet);
+        let v95e = mp95(&with_eyes);
+        let vfixe = mpfix(&with_eyes);
+        for (local, &g) in ids.iter().enumerate() {
+            let v = &mut life.blocks[g];
+            v.benson = b.alive[g];
+            v.mp95 = v95[local];
+            v.mpfix = vfix[local];
+            v.mp95_eyes = v95e[local];
+            v.mpfix_eyes = vfixe[local];
+            v.virtual_eyes = extra[local];
+            let stones = net.blocks[g].stones.len() as u32;
+            t.benson_blocks += u32::from(v.benson);
+            t.benson_stones += if v.benson { stones } else { 0 };
+            t.mp95_blocks += u32::from(v.mp95);
+            t.mpfix_blocks += u32::from(v.mpfix);
+            t.mp95_eyes_blocks += u32::from(v.mp95_eyes);
+            t.mpfix_eyes_blocks += u32::from(v.mpfix_eyes);
+            t.mp95_not_benson += u32::from(v.mp95 && !v.benson);
+            t.mpfix_not_benson += u32::from(v.mpfix && !v.benson);
+        }
+        for chain in find_chains(&cnet) {
+            t.chains += 1;
+            let lives = chain.grammar_lives();
+            let all95 = chain.blocks.iter().all(|&l| v95[l]);
+            let allfix = chain.blocks.iter().all(|&l| vfix[l]);
+            t.chain_disagreements += u32::from(all95 != lives || allfix != lives);
+            for &l in &chain.blocks {
+                life.blocks[ids[l]].chain = Some(chain.word.clone());
+            }
+        }
+    }
+    life
+}
