@@ -9,13 +9,15 @@ pub mod colour_net;
 pub mod mp95;
 pub mod mpfix;
 pub mod net;
+#[cfg(test)]
+mod paper_examples;
 pub mod position;
 
 pub use benson::{benson, Benson, Region, Regions};
 pub use big_eyes::{find_big_eyes, BigEye, BigEyes};
 pub use chains::{find_chains, in_g1, Chain};
 pub use colour_net::ColourNet;
-pub use mp95::mp95;
+pub use mp95::{mp95, mp95_traced, Mp95Event, Mp95Trace};
 pub use mpfix::mpfix;
 pub use net::{Block, BlockId, EyeId, Net, NetTotals, SharedEye};
 pub use position::{analyze_life, BlockVerdict, Life, LifeTotals};

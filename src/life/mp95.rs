@@ -14,18 +14,45 @@ enum EyeState {
     NonVital,
 }
 
+/// A step of the procedure, for explaining a verdict.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mp95Event {
+    /// A shared eye became vital in the Vorlauf.
+    VitalInVorlauf(usize),
+    /// A shared eye became vital in the Hauptschleife (possibly inside a nested check).
+    Vital(usize),
+    /// A shared eye was marked non-vital.
+    NonVital(usize),
+}
+
+/// The verdicts of one run and the steps that led to them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mp95Trace {
+    pub alive: Vec<bool>,
+    pub events: Vec<Mp95Event>,
+}
+
 struct Run<'a> {
     net: &'a ColourNet,
     eff: Vec<u8>,
     state: Vec<EyeState>,
+    in_vorlauf: bool,
+    events: Vec<Mp95Event>,
 }
 
 /// Which blocks live (`eff(B) == 2` at the end).
 pub fn mp95(net: &ColourNet) -> Vec<bool> {
+    mp95_traced(net).alive
+}
+
+/// `mp95` with the steps it took.
+pub fn mp95_traced(net: &ColourNet) -> Mp95Trace {
     let mut run = Run {
         net,
         eff: net.own.iter().map(|&o| o.min(2) as u8).collect(),
         state: vec![EyeState::Lambda; net.eyes.len()],
+        in_vorlauf: true,
+        events: Vec::new(),
     };
     // Vorlauf: changes are visible to the next eye of the same pass.
     for e in 0..net.eyes.len() {
@@ -33,6 +60,7 @@ pub fn mp95(net: &ColourNet) -> Vec<bool> {
             run.set_vital(e);
         }
     }
+    run.in_vorlauf = false;
     // Hauptschleife over the list fixed when it starts.
     let undecided: Vec<usize> = (0..net.eyes.len())
         .filter(|&e| run.state[e] == EyeState::Lambda)
@@ -41,7 +69,10 @@ pub fn mp95(net: &ColourNet) -> Vec<bool> {
     for e in undecided {
         run.check(e, &mut path);
     }
-    run.eff.iter().map(|&e| e == 2).collect()
+    Mp95Trace {
+        alive: run.eff.iter().map(|&e| e == 2).collect(),
+        events: run.events,
+    }
 }
 
 impl Run<'_> {
@@ -49,6 +80,11 @@ impl Run<'_> {
         if self.state[e] == EyeState::Vital {
             return;
         }
+        self.events.push(if self.in_vorlauf {
+            Mp95Event::VitalInVorlauf(e)
+        } else {
+            Mp95Event::Vital(e)
+        });
         self.state[e] = EyeState::Vital;
         for &b in &self.net.eyes[e] {
             self.eff[b] = (self.eff[b] + 1).min(2);
@@ -82,6 +118,7 @@ impl Run<'_> {
             self.set_vital(e);
         } else {
             self.state[e] = EyeState::NonVital;
+            self.events.push(Mp95Event::NonVital(e));
         }
         holds
     }
