@@ -1,6 +1,7 @@
 //! The game itself: points, the board with its rules, and the replay of a record.
 
 pub mod board;
+pub mod random;
 pub mod replay;
 
 pub use board::{Board, Cell, Color, Idx, PlayError, PlayOutcome, Point};

@@ -12,6 +12,8 @@ pub mod net;
 #[cfg(test)]
 mod paper_examples;
 pub mod position;
+#[cfg(test)]
+mod properties;
 
 pub use benson::{benson, Benson, Region, Regions};
 pub use big_eyes::{find_big_eyes, BigEye, BigEyes};
