@@ -6,7 +6,8 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use livingblocks::analyze::analyze_file;
 use livingblocks::go::replay;
-use livingblocks::life::Net;
+use livingblocks::go::Color;
+use livingblocks::life::{analyze_life, benson, mp95, mpfix, ColourNet, Net, Regions};
 use livingblocks::sgf::{self, load::Tree};
 use livingblocks::source;
 
@@ -65,6 +66,45 @@ fn stages(c: &mut Criterion) {
             finals
                 .iter()
                 .map(|f| Net::build(f).blocks.len())
+                .sum::<usize>()
+        })
+    });
+    let nets: Vec<_> = finals.iter().map(Net::build).collect();
+    let colour_nets: Vec<_> = nets
+        .iter()
+        .flat_map(|n| {
+            [
+                ColourNet::of(n, Color::Black).0,
+                ColourNet::of(n, Color::White).0,
+            ]
+        })
+        .collect();
+    g.bench_function("mp95_per_position", |b| {
+        b.iter(|| colour_nets.iter().map(|n| mp95(n).len()).sum::<usize>() / 2)
+    });
+    g.bench_function("mpfix_per_position", |b| {
+        b.iter(|| colour_nets.iter().map(|n| mpfix(n).len()).sum::<usize>() / 2)
+    });
+    g.bench_function("benson_per_position", |b| {
+        b.iter(|| {
+            finals
+                .iter()
+                .zip(&nets)
+                .map(|(f, n)| {
+                    [Color::Black, Color::White]
+                        .map(|c| benson(n, &Regions::find(f, n, c)).territory)
+                        .iter()
+                        .sum::<usize>()
+                })
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("life_pass_per_position", |b| {
+        b.iter(|| {
+            finals
+                .iter()
+                .zip(&nets)
+                .map(|(f, n)| analyze_life(f, n, Color::Black).blocks.len())
                 .sum::<usize>()
         })
     });

@@ -111,6 +111,50 @@ fn output_is_identical_at_one_and_two_threads() {
     let two = env.analyze("j2", 2);
     assert_eq!(one, two);
     assert_eq!(rows(&one).len(), 49);
+    assert_eq!(
+        env.output("j1", "blocks.csv"),
+        env.output("j2", "blocks.csv")
+    );
+}
+
+#[test]
+fn blocks_csv_has_a_row_per_block_with_every_verdict() {
+    let env = TestEnv::new();
+    // Black lives with two eyes in the corner (aa, ca); White has a lone stone.
+    env.write(
+        "life.sgf",
+        "(;SZ[9]AB[ba][da][ab][bb][cb][db][eb][ea]AW[gg];W[ii])",
+    );
+    env.analyze("out", 1);
+    let blocks = rows(&env.output("out", "blocks.csv"));
+    let got: Vec<(&str, &str, &str, &str, &str, &str)> = blocks
+        .iter()
+        .map(|r| {
+            (
+                r["colour"].as_str(),
+                r["anchor"].as_str(),
+                r["stones"].as_str(),
+                r["own_eyes"].as_str(),
+                r["benson"].as_str(),
+                r["mpfix"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("B", "ba", "8", "2", "1", "1"),
+            ("W", "gg", "1", "0", "0", "0"),
+            ("W", "ii", "1", "0", "0", "0"),
+        ]
+    );
+    let games = rows(&env.output("out", "games.csv"));
+    assert_eq!(games[0]["benson_blocks_b"], "1");
+    assert_eq!(games[0]["benson_stones_b"], "8");
+    assert_eq!(games[0]["benson_territory_b"], "2");
+    assert_eq!(games[0]["mp95_blocks_b"], "1");
+    assert_eq!(games[0]["mpfix_not_benson_b"], "0");
+    assert_eq!(games[0]["benson_blocks_w"], "0");
 }
 
 #[test]

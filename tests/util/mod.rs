@@ -44,7 +44,12 @@ impl TestEnv {
             "analyze failed: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        std::fs::read_to_string(self.dir.path().join(out).join("games.csv")).unwrap()
+        self.output(out, "games.csv")
+    }
+
+    /// The text of an output file.
+    pub fn output(&self, out: &str, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(out).join(name)).unwrap()
     }
 }
 
