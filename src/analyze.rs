@@ -5,7 +5,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::go::{replay, Color};
 use crate::life::{analyze_life, Net};
-use crate::record::{BlockRow, FileAnalysis, GameRecord, PositionStats, Status};
+use crate::record::{
+    BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRecord, PositionStats, Status,
+};
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
@@ -78,6 +80,8 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
                 position: None,
                 info,
                 blocks: Vec::new(),
+                chains: Vec::new(),
+                big_eyes: Vec::new(),
             }
         }
     };
@@ -95,6 +99,32 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
             own_eyes: b.own() as u32,
             shared_eyes: b.ngem() as u32,
             verdict: v.clone(),
+        })
+        .collect();
+    let anchor = |b: usize| r.board.point(net.blocks[b].anchor);
+    let chains = life
+        .chains
+        .iter()
+        .map(|c| ChainRow {
+            colour: c.color,
+            anchors: c.blocks.iter().map(|&b| anchor(b)).collect(),
+            closed: c.closed,
+            word: c.word.clone(),
+            grammar: c.grammar,
+            mp95_all: c.mp95_all,
+            mpfix_all: c.mpfix_all,
+        })
+        .collect();
+    let big_eyes = life
+        .big_eyes
+        .iter()
+        .map(|e| BigEyeRow {
+            colour: net.blocks[e.block].color,
+            block: anchor(e.block),
+            size: e.size as u32,
+            shape: e.shape.clone(),
+            worth: (e.worth.0 as u32, e.worth.1 as u32),
+            classified: e.classified,
         })
         .collect();
     let position = PositionStats {
@@ -132,6 +162,8 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         position: Some(position),
         info,
         blocks,
+        chains,
+        big_eyes,
     }
 }
 

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::analyze::analyze_file;
 use crate::record::{FileAnalysis, GameRecord, Status};
-use crate::sink::{BlocksWriter, GamesWriter, RunStats};
+use crate::sink::{Outputs, RunStats};
 use crate::source::{self, Input};
 
 /// A validated `analyze` request: no CLI types past this point.
@@ -59,8 +59,9 @@ pub enum AppError {
 /// small enough that memory does not grow with the corpus.
 const BATCH: usize = 512;
 
-/// Runs `analyze`: every input becomes one or more rows of games.csv, and every block of a
-/// replayed position a row of blocks.csv, in input order.
+/// Runs `analyze`: every input becomes one or more rows of games.csv, and every block, chain
+/// and big eye of a replayed position a row of blocks.csv, chains.csv, big_eyes.csv, in input
+/// order.
 pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let inputs = source::collect(&config.paths).map_err(AppError::Config)?;
@@ -70,13 +71,8 @@ pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunRep
             config.out.display()
         ))
     })?;
-    let games_path = config.out.join("games.csv");
-    let blocks_path = config.out.join("blocks.csv");
-    let cannot = |p: &std::path::Path, e: std::io::Error| {
-        AppError::Config(format!("{}: cannot write: {e}", p.display()))
-    };
-    let mut games = GamesWriter::create(&games_path).map_err(|e| cannot(&games_path, e))?;
-    let mut blocks = BlocksWriter::create(&blocks_path).map_err(|e| cannot(&blocks_path, e))?;
+    let mut outputs = Outputs::create(&config.out)
+        .map_err(|(p, e)| AppError::Config(format!("{}: cannot write: {e}", p.display())))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         // Deeply nested game trees are dropped recursively: give workers room.
@@ -91,24 +87,20 @@ pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunRep
         let results: Vec<(Option<u64>, FileAnalysis)> =
             pool.install(|| batch.par_iter().map(process_input).collect());
         for (input, (bytes, analysis)) in batch.iter().zip(&results) {
-            games
+            outputs
                 .write_file(&input.name, *bytes, analysis)
-                .map_err(write_err)?;
-            blocks
-                .write_file(&input.name, analysis)
                 .map_err(write_err)?;
             stats += &RunStats::of_file(*bytes, analysis);
         }
         progress.advance(&stats);
     }
-    games.finish().map_err(write_err)?;
-    blocks.finish().map_err(write_err)?;
+    let paths = outputs.finish().map_err(write_err)?;
     progress.finish();
     Ok(RunReport {
         stats,
         elapsed: start.elapsed(),
         threads: config.threads,
-        outputs: vec![games_path, blocks_path],
+        outputs: paths,
     })
 }
 

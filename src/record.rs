@@ -82,6 +82,34 @@ pub struct GameRecord {
     pub info: GameInfo,
     /// The blocks of the final position, in anchor order.
     pub blocks: Vec<BlockRow>,
+    pub chains: Vec<ChainRow>,
+    pub big_eyes: Vec<BigEyeRow>,
+}
+
+/// One row of chains.csv, less `file` and `game`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainRow {
+    pub colour: Color,
+    /// Anchors of the blocks along the chain.
+    pub anchors: Vec<Point>,
+    pub closed: bool,
+    pub word: String,
+    pub grammar: bool,
+    pub mp95_all: bool,
+    pub mpfix_all: bool,
+}
+
+/// One row of big_eyes.csv, less `file` and `game`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BigEyeRow {
+    pub colour: Color,
+    /// Anchor of the block that owns the eye.
+    pub block: Point,
+    pub size: u32,
+    pub shape: String,
+    /// Worth with the owner to move, and with the opponent to move.
+    pub worth: (u32, u32),
+    pub classified: bool,
 }
 
 impl GameRecord {
@@ -95,6 +123,8 @@ impl GameRecord {
             position: None,
             info: GameInfo::default(),
             blocks: Vec::new(),
+            chains: Vec::new(),
+            big_eyes: Vec::new(),
         }
     }
 }

@@ -187,3 +187,55 @@ fn zero_threads_is_a_usage_error() {
     let o = env.run(&["analyze", "in", "-j", "0"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn chains_and_big_eyes_have_tables_of_their_own() {
+    let env = TestEnv::new();
+    // Bild 9 on a 4x4 board: two black blocks joined by two shared corner eyes.
+    env.write(
+        "bild9.sgf",
+        "(;SZ[4]AB[ba][ca][da][db][dc][ab][ac][ad][bd][cd])",
+    );
+    // A black block around a bent three-point eye in the middle of a 7x7 board.
+    env.write(
+        "bent.sgf",
+        "(;SZ[7]AB[bb][cb][db][eb][bc][ec][bd][dd][ed][be][ce][de][ee]PL[W])",
+    );
+    env.analyze("out", 1);
+    let chains = rows(&env.output("out", "chains.csv"));
+    assert_eq!(chains.len(), 1);
+    let c = &chains[0];
+    assert_eq!(c["file"], "bild9.sgf");
+    assert_eq!((c["blocks"].as_str(), c["closed"].as_str()), ("ba ab", "1"));
+    assert_eq!(c["word"], "00");
+    assert_eq!(
+        (
+            c["grammar"].as_str(),
+            c["mp95"].as_str(),
+            c["mpfix"].as_str()
+        ),
+        ("1", "1", "1")
+    );
+
+    let eyes = rows(&env.output("out", "big_eyes.csv"));
+    assert_eq!(eyes.len(), 1);
+    let e = &eyes[0];
+    assert_eq!(
+        (e["file"].as_str(), e["block"].as_str()),
+        ("bent.sgf", "bb")
+    );
+    assert_eq!((e["size"].as_str(), e["shape"].as_str()), ("3", "0012"));
+    assert_eq!(
+        (
+            e["worth_owner_to_move"].as_str(),
+            e["worth_opponent_to_move"].as_str()
+        ),
+        ("2", "1")
+    );
+    // White to move: the bent three is worth one virtual eye, not enough for the +eyes
+    // verdicts on their own.
+    let blocks = rows(&env.output("out", "blocks.csv"));
+    let bent = blocks.iter().find(|r| r["file"] == "bent.sgf").unwrap();
+    assert_eq!(bent["virtual_eyes"], "1");
+    assert_eq!(bent["mpfix_eyes"], "0");
+}

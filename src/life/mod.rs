@@ -22,4 +22,4 @@ pub use colour_net::ColourNet;
 pub use mp95::{mp95, mp95_traced, Mp95Event, Mp95Trace};
 pub use mpfix::mpfix;
 pub use net::{Block, BlockId, EyeId, Net, NetTotals, SharedEye};
-pub use position::{analyze_life, BlockVerdict, Life, LifeTotals};
+pub use position::{analyze_life, BlockVerdict, ChainVerdict, Life, LifeTotals};

@@ -2,12 +2,12 @@
 //! `+eyes` variants, chains and big eyes.
 
 use super::benson::{benson, Regions};
-use super::big_eyes::find_big_eyes;
+use super::big_eyes::{find_big_eyes, BigEye};
 use super::chains::find_chains;
 use super::colour_net::ColourNet;
 use super::mp95::mp95;
 use super::mpfix::mpfix;
-use super::net::Net;
+use super::net::{BlockId, Net};
 use crate::go::{Board, Color};
 
 /// The verdicts on one block.
@@ -44,6 +44,21 @@ pub struct LifeTotals {
     pub big_eyes_uncredited: u32,
 }
 
+/// A chain found in a position, with how each method reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainVerdict {
+    pub color: Color,
+    /// The blocks along the chain (ids in the position's net).
+    pub blocks: Vec<BlockId>,
+    pub closed: bool,
+    pub word: String,
+    /// The grammar's verdict: all blocks live.
+    pub grammar: bool,
+    /// Whether mp95 / mpfix call every block of the chain alive.
+    pub mp95_all: bool,
+    pub mpfix_all: bool,
+}
+
 /// All verdicts of a position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Life {
@@ -51,13 +66,16 @@ pub struct Life {
     pub blocks: Vec<BlockVerdict>,
     /// Black, White.
     pub totals: [LifeTotals; 2],
+    pub chains: Vec<ChainVerdict>,
+    /// Credited big own eyes of both colours.
+    pub big_eyes: Vec<BigEye>,
 }
 
 /// Runs every method on a position. `to_move` decides the worth of big eyes.
 pub fn analyze_life(board: &Board, net: &Net, to_move: Color) -> Life {
     let mut life = Life {
         blocks: vec![BlockVerdict::default(); net.blocks.len()],
-        totals: Default::default(),
+        ..Life::default()
     };
     for c in [Color::Black, Color::White] {
         let t = &mut life.totals[c.index()];
@@ -104,7 +122,17 @@ pub fn analyze_life(board: &Board, net: &Net, to_move: Color) -> Life {
             for &l in &chain.blocks {
                 life.blocks[ids[l]].chain = Some(chain.word.clone());
             }
+            life.chains.push(ChainVerdict {
+                color: c,
+                blocks: chain.blocks.iter().map(|&l| ids[l]).collect(),
+                closed: chain.closed,
+                grammar: lives,
+                mp95_all: all95,
+                mpfix_all: allfix,
+                word: chain.word,
+            });
         }
+        life.big_eyes.extend(big.eyes);
     }
     life
 }

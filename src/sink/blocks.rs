@@ -1,11 +1,10 @@
-//! blocks.csv: one row per block of every analysed final position.
+//! The per-position tables: blocks.csv (every block with every verdict), chains.csv (every
+//! chain with the grammar's verdict and the methods' readings), big_eyes.csv (every credited
+//! big own eye with its shape and worth).
 
 use std::io;
-use std::path::Path;
 
-use csv::ByteRecord;
-
-use super::AtomicFile;
+use super::table::Table;
 use crate::record::FileAnalysis;
 
 /// The columns of blocks.csv, in order.
@@ -27,54 +26,88 @@ pub const BLOCK_COLUMNS: &[&str] = &[
     "chain",
 ];
 
-/// Writes blocks.csv row by row.
-pub struct BlocksWriter {
-    csv: csv::Writer<AtomicFile>,
-    row: ByteRecord,
-    num: itoa::Buffer,
+/// The columns of chains.csv, in order.
+pub const CHAIN_COLUMNS: &[&str] = &[
+    "file", "game", "colour", "blocks", "closed", "word", "grammar", "mp95", "mpfix",
+];
+
+/// The columns of big_eyes.csv, in order.
+pub const BIG_EYE_COLUMNS: &[&str] = &[
+    "file",
+    "game",
+    "colour",
+    "block",
+    "size",
+    "shape",
+    "worth_owner_to_move",
+    "worth_opponent_to_move",
+    "classified",
+];
+
+/// Writes the blocks.csv rows of one file.
+pub fn write_blocks(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<()> {
+    for g in &a.games {
+        let Some(game) = g.game else { continue };
+        for b in &g.blocks {
+            let v = &b.verdict;
+            t.text(file)
+                .num(game)
+                .text(b.colour.letter())
+                .text(&b.anchor.to_string())
+                .num(b.stones)
+                .num(b.liberties)
+                .num(b.own_eyes)
+                .num(b.shared_eyes)
+                .num(v.virtual_eyes)
+                .flag(v.benson)
+                .flag(v.mp95)
+                .flag(v.mpfix)
+                .flag(v.mp95_eyes)
+                .flag(v.mpfix_eyes)
+                .text(v.chain.as_deref().unwrap_or(""));
+            t.end_row()?;
+        }
+    }
+    Ok(())
 }
 
-impl BlocksWriter {
-    pub fn create(path: &Path) -> io::Result<BlocksWriter> {
-        let mut csv = csv::Writer::from_writer(AtomicFile::create(path)?);
-        csv.write_record(BLOCK_COLUMNS)?;
-        Ok(BlocksWriter {
-            csv,
-            row: ByteRecord::new(),
-            num: itoa::Buffer::new(),
-        })
-    }
-
-    /// Writes the blocks of every game of one file.
-    pub fn write_file(&mut self, file: &str, a: &FileAnalysis) -> io::Result<()> {
-        for g in &a.games {
-            let Some(game) = g.game else { continue };
-            for b in &g.blocks {
-                let r = &mut self.row;
-                let num = &mut self.num;
-                r.clear();
-                r.push_field(file.as_bytes());
-                r.push_field(num.format(game).as_bytes());
-                r.push_field(b.colour.letter().as_bytes());
-                r.push_field(b.anchor.to_string().as_bytes());
-                for v in [b.stones, b.liberties, b.own_eyes, b.shared_eyes] {
-                    r.push_field(num.format(v).as_bytes());
-                }
-                let v = &b.verdict;
-                r.push_field(num.format(v.virtual_eyes).as_bytes());
-                for flag in [v.benson, v.mp95, v.mpfix, v.mp95_eyes, v.mpfix_eyes] {
-                    r.push_field(if flag { b"1" } else { b"0" });
-                }
-                r.push_field(v.chain.as_deref().unwrap_or("").as_bytes());
-                self.csv.write_byte_record(r)?;
-            }
+/// Writes the chains.csv rows of one file.
+pub fn write_chains(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<()> {
+    for g in &a.games {
+        let Some(game) = g.game else { continue };
+        for c in &g.chains {
+            let anchors: Vec<String> = c.anchors.iter().map(|p| p.to_string()).collect();
+            t.text(file)
+                .num(game)
+                .text(c.colour.letter())
+                .text(&anchors.join(" "))
+                .flag(c.closed)
+                .text(&c.word)
+                .flag(c.grammar)
+                .flag(c.mp95_all)
+                .flag(c.mpfix_all);
+            t.end_row()?;
         }
-        Ok(())
     }
+    Ok(())
+}
 
-    /// Flushes and moves the table into place.
-    pub fn finish(self) -> io::Result<()> {
-        let file = self.csv.into_inner().map_err(|e| e.into_error())?;
-        file.commit()
+/// Writes the big_eyes.csv rows of one file.
+pub fn write_big_eyes(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<()> {
+    for g in &a.games {
+        let Some(game) = g.game else { continue };
+        for e in &g.big_eyes {
+            t.text(file)
+                .num(game)
+                .text(e.colour.letter())
+                .text(&e.block.to_string())
+                .num(e.size)
+                .text(&e.shape)
+                .num(e.worth.0)
+                .num(e.worth.1)
+                .flag(e.classified);
+            t.end_row()?;
+        }
     }
+    Ok(())
 }

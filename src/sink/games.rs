@@ -1,12 +1,10 @@
 //! games.csv: one row per game, and one per file that yielded no game.
 
 use std::io;
-use std::path::Path;
 
-use csv::ByteRecord;
-
-use super::AtomicFile;
-use crate::record::{FileAnalysis, GameRecord};
+use super::table::Table;
+use crate::life::LifeTotals;
+use crate::record::{FileAnalysis, GameRecord, PositionStats};
 
 /// The columns of games.csv, in order. Names are part of the interface: keep them.
 pub const GAME_COLUMNS: &[&str] = &[
@@ -65,118 +63,80 @@ pub const GAME_COLUMNS: &[&str] = &[
     "PW",
 ];
 
-/// Writes games.csv row by row.
-pub struct GamesWriter {
-    csv: csv::Writer<AtomicFile>,
-    row: ByteRecord,
-    num: itoa::Buffer,
+/// Position figures written per colour (`_b`, `_w`), from `stones` to `benson_territory`.
+const PER_COLOUR: [fn(&PositionStats, usize) -> u32; 13] = [
+    |p, c| p.stones[c],
+    |p, c| p.net[c].blocks,
+    |p, c| p.net[c].own_eyes,
+    |p, c| p.net[c].shared_eyes,
+    |p, c| p.life[c].benson_blocks,
+    |p, c| p.life[c].benson_stones,
+    |p, c| p.life[c].mp95_blocks,
+    |p, c| p.life[c].mpfix_blocks,
+    |p, c| p.life[c].mp95_eyes_blocks,
+    |p, c| p.life[c].mpfix_eyes_blocks,
+    |p, c| p.life[c].mp95_not_benson,
+    |p, c| p.life[c].mpfix_not_benson,
+    |p, c| p.life[c].benson_territory,
+];
+
+/// Life figures written as the sum of both colours.
+const BOTH_COLOURS: [fn(&LifeTotals) -> u32; 4] = [
+    |t| t.chains,
+    |t| t.chain_disagreements,
+    |t| t.big_eyes,
+    |t| t.big_eyes_uncredited,
+];
+
+/// Writes the games.csv rows of one file.
+pub fn write_rows(
+    t: &mut Table,
+    file: &str,
+    bytes: Option<u64>,
+    a: &FileAnalysis,
+) -> io::Result<()> {
+    for g in &a.games {
+        write_game(t, file, bytes, a, g)?;
+    }
+    Ok(())
 }
 
-impl GamesWriter {
-    pub fn create(path: &Path) -> io::Result<GamesWriter> {
-        let mut csv = csv::Writer::from_writer(AtomicFile::create(path)?);
-        csv.write_record(GAME_COLUMNS)?;
-        Ok(GamesWriter {
-            csv,
-            row: ByteRecord::new(),
-            num: itoa::Buffer::new(),
-        })
+fn write_game(
+    t: &mut Table,
+    file: &str,
+    bytes: Option<u64>,
+    a: &FileAnalysis,
+    g: &GameRecord,
+) -> io::Result<()> {
+    let (enc, src) = a.encoding.map_or(("", ""), |(e, s)| (e, s.as_str()));
+    t.text(file)
+        .opt(g.game.map(|v| v as u64))
+        .text(g.status.as_str())
+        .text(&g.detail)
+        .text(enc)
+        .text(src)
+        .opt(bytes)
+        .opt(g.size.map(u64::from));
+    let p = g.position.as_ref();
+    let field = |f: fn(&PositionStats) -> u32| p.map(|p| u64::from(f(p)));
+    t.opt(field(|p| p.moves))
+        .opt(field(|p| p.passes))
+        .text(p.and_then(|p| p.to_move).map_or("", |c| c.letter()));
+    t.opt(field(|p| p.captures[0]))
+        .opt(field(|p| p.captures[1]))
+        .opt(field(|p| p.suicides))
+        .opt(field(|p| p.ko_retakes))
+        .opt(field(|p| p.setup_stones));
+    for f in PER_COLOUR {
+        t.opt(p.map(|p| u64::from(f(p, 0))))
+            .opt(p.map(|p| u64::from(f(p, 1))));
     }
-
-    /// Writes the rows of one file.
-    pub fn write_file(
-        &mut self,
-        file: &str,
-        bytes: Option<u64>,
-        a: &FileAnalysis,
-    ) -> io::Result<()> {
-        for g in &a.games {
-            self.write_game(file, bytes, a, g)?;
-        }
-        Ok(())
+    for f in BOTH_COLOURS {
+        t.opt(p.map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))));
     }
-
-    fn write_game(
-        &mut self,
-        file: &str,
-        bytes: Option<u64>,
-        a: &FileAnalysis,
-        g: &GameRecord,
-    ) -> io::Result<()> {
-        let r = &mut self.row;
-        let num = &mut self.num;
-        r.clear();
-        let mut n = |r: &mut ByteRecord, v: Option<u64>| match v {
-            Some(v) => r.push_field(num.format(v).as_bytes()),
-            None => r.push_field(b""),
-        };
-        r.push_field(file.as_bytes());
-        n(r, g.game.map(|v| v as u64));
-        r.push_field(g.status.as_str().as_bytes());
-        r.push_field(g.detail.as_bytes());
-        let (enc, src) = a.encoding.map_or(("", ""), |(e, s)| (e, s.as_str()));
-        r.push_field(enc.as_bytes());
-        r.push_field(src.as_bytes());
-        n(r, bytes);
-        n(r, g.size.map(u64::from));
-        let p = g.position.as_ref();
-        let pf = |f: fn(&crate::record::PositionStats) -> u32| p.map(|p| u64::from(f(p)));
-        n(r, pf(|p| p.moves));
-        n(r, pf(|p| p.passes));
-        r.push_field(
-            p.and_then(|p| p.to_move)
-                .map_or("", |c| c.letter())
-                .as_bytes(),
-        );
-        n(r, pf(|p| p.captures[0]));
-        n(r, pf(|p| p.captures[1]));
-        n(r, pf(|p| p.suicides));
-        n(r, pf(|p| p.ko_retakes));
-        n(r, pf(|p| p.setup_stones));
-        n(r, pf(|p| p.stones[0]));
-        n(r, pf(|p| p.stones[1]));
-        n(r, pf(|p| p.net[0].blocks));
-        n(r, pf(|p| p.net[1].blocks));
-        n(r, pf(|p| p.net[0].own_eyes));
-        n(r, pf(|p| p.net[1].own_eyes));
-        n(r, pf(|p| p.net[0].shared_eyes));
-        n(r, pf(|p| p.net[1].shared_eyes));
-        type Lt = crate::life::LifeTotals;
-        let per_colour: [fn(&Lt) -> u32; 9] = [
-            |t| t.benson_blocks,
-            |t| t.benson_stones,
-            |t| t.mp95_blocks,
-            |t| t.mpfix_blocks,
-            |t| t.mp95_eyes_blocks,
-            |t| t.mpfix_eyes_blocks,
-            |t| t.mp95_not_benson,
-            |t| t.mpfix_not_benson,
-            |t| t.benson_territory,
-        ];
-        for f in per_colour {
-            n(r, p.map(|p| u64::from(f(&p.life[0]))));
-            n(r, p.map(|p| u64::from(f(&p.life[1]))));
-        }
-        let both: [fn(&Lt) -> u32; 4] = [
-            |t| t.chains,
-            |t| t.chain_disagreements,
-            |t| t.big_eyes,
-            |t| t.big_eyes_uncredited,
-        ];
-        for f in both {
-            n(r, p.map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))));
-        }
-        let i = &g.info;
-        for v in [&i.re, &i.km, &i.ru, &i.ha, &i.dt, &i.pb, &i.pw] {
-            r.push_field(v.as_bytes());
-        }
-        self.csv.write_byte_record(r)?;
-        Ok(())
+    let i = &g.info;
+    for v in [&i.re, &i.km, &i.ru, &i.ha, &i.dt, &i.pb, &i.pw] {
+        t.text(v);
     }
-
-    /// Flushes and moves the table into place.
-    pub fn finish(self) -> io::Result<()> {
-        let file = self.csv.into_inner().map_err(|e| e.into_error())?;
-        file.commit()
-    }
+    t.end_row()
 }

@@ -4,10 +4,64 @@
 pub mod blocks;
 pub mod games;
 pub mod stats;
+pub mod table;
 
-pub use blocks::{BlocksWriter, BLOCK_COLUMNS};
-pub use games::{GamesWriter, GAME_COLUMNS};
+pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
+pub use games::GAME_COLUMNS;
 pub use stats::RunStats;
+pub use table::Table;
+
+use crate::record::FileAnalysis;
+
+/// The tables of a run, written together in input order.
+pub struct Outputs {
+    games: Table,
+    blocks: Table,
+    chains: Table,
+    big_eyes: Table,
+    paths: Vec<PathBuf>,
+}
+
+impl Outputs {
+    /// Creates every table in `dir` (under temporary names until `finish`).
+    pub fn create(dir: &Path) -> Result<Outputs, (PathBuf, io::Error)> {
+        let mut paths = Vec::new();
+        let mut open = |name: &str, columns: &[&str]| {
+            let p = dir.join(name);
+            paths.push(p.clone());
+            Table::create(&p, columns).map_err(|e| (p, e))
+        };
+        Ok(Outputs {
+            games: open("games.csv", GAME_COLUMNS)?,
+            blocks: open("blocks.csv", BLOCK_COLUMNS)?,
+            chains: open("chains.csv", CHAIN_COLUMNS)?,
+            big_eyes: open("big_eyes.csv", BIG_EYE_COLUMNS)?,
+            paths,
+        })
+    }
+
+    /// Writes the rows of one input file to every table.
+    pub fn write_file(
+        &mut self,
+        file: &str,
+        bytes: Option<u64>,
+        a: &FileAnalysis,
+    ) -> io::Result<()> {
+        games::write_rows(&mut self.games, file, bytes, a)?;
+        blocks::write_blocks(&mut self.blocks, file, a)?;
+        blocks::write_chains(&mut self.chains, file, a)?;
+        blocks::write_big_eyes(&mut self.big_eyes, file, a)
+    }
+
+    /// Moves every table into place and returns their paths.
+    pub fn finish(self) -> io::Result<Vec<PathBuf>> {
+        self.games.finish()?;
+        self.blocks.finish()?;
+        self.chains.finish()?;
+        self.big_eyes.finish()?;
+        Ok(self.paths)
+    }
+}
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
