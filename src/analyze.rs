@@ -35,7 +35,7 @@ fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
         Err(e) => {
             return FileAnalysis {
                 encoding: None,
-                games: vec![GameRecord::file_failure(Status::DecodeError, e.to_string())],
+                games: vec![GameRecord::file_failure(e.status(), e.to_string())],
             }
         }
     };
@@ -53,7 +53,7 @@ fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
                 g
             })
             .collect(),
-        Err(e) => vec![GameRecord::file_failure(Status::ParseError, e.to_string())],
+        Err(e) => vec![GameRecord::file_failure(e.status(), e.to_string())],
     };
     FileAnalysis { encoding, games }
 }
@@ -74,7 +74,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         Err(e) => {
             return GameRecord {
                 game: Some(index),
-                status: Status::Unsupported,
+                status: e.status(),
                 detail: e.to_string(),
                 size: None,
                 position: None,
@@ -140,7 +140,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         life: life.totals,
     };
     let (status, mut detail) = match &r.illegal {
-        Some(illegal) => (Status::IllegalMove, illegal.reason.clone()),
+        Some(illegal) => (illegal.status(), illegal.reason.clone()),
         None => (Status::Ok, String::new()),
     };
     for (n, what) in [

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::analyze::analyze_file;
-use crate::record::{FileAnalysis, GameRecord, Status};
+use crate::record::{FileAnalysis, GameRecord};
 use crate::sink::{Outputs, RunStats};
 use crate::source::{self, Input};
 
@@ -112,7 +112,7 @@ fn process_input(input: &Input) -> (Option<u64>, FileAnalysis) {
             None,
             FileAnalysis {
                 encoding: None,
-                games: vec![GameRecord::file_failure(Status::IoError, e.to_string())],
+                games: vec![GameRecord::file_failure(e.status(), e.to_string())],
             },
         ),
     }

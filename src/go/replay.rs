@@ -9,6 +9,7 @@ use sgf_parse::go::{Move, Prop};
 use sgf_parse::SgfNode;
 
 use super::board::{Board, Color, PlayError, Point, MAX_SIZE, MIN_SIZE};
+use crate::record::Status;
 
 /// The final position of a main line, with what happened on the way.
 #[derive(Clone, Debug)]
@@ -41,8 +42,8 @@ pub struct IllegalMove {
 }
 
 impl IllegalMove {
-    pub fn code(&self) -> &'static str {
-        "illegal_move"
+    pub fn status(&self) -> Status {
+        Status::IllegalMove
     }
 }
 
@@ -58,8 +59,8 @@ pub enum ReplayError {
 }
 
 impl ReplayError {
-    pub fn code(&self) -> &'static str {
-        "unsupported"
+    pub fn status(&self) -> Status {
+        Status::Unsupported
     }
 }
 

@@ -10,6 +10,8 @@ use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 
+use crate::record::Status;
+
 /// Which piece of evidence chose the encoding.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EncodingSource {
@@ -63,8 +65,8 @@ pub enum DecodeError {
 }
 
 impl DecodeError {
-    pub fn code(&self) -> &'static str {
-        "decode_error"
+    pub fn status(&self) -> Status {
+        Status::DecodeError
     }
 }
 

@@ -2,6 +2,8 @@
 
 use sgf_parse::{go, GameTree, SgfNode, SgfParseError};
 
+use crate::record::Status;
+
 /// Why a file's text is not an SGF collection.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LoadError {
@@ -10,8 +12,8 @@ pub enum LoadError {
 }
 
 impl LoadError {
-    pub fn code(&self) -> &'static str {
-        "parse_error"
+    pub fn status(&self) -> Status {
+        Status::ParseError
     }
 }
 
@@ -159,7 +161,7 @@ mod tests {
     #[test]
     fn truncated_text_is_a_parse_error() {
         let e = load("(;GM[1];B[aa];W[").unwrap_err();
-        assert_eq!(e.code(), "parse_error");
+        assert_eq!(e.status(), Status::ParseError);
         assert!(e.to_string().contains("inside a property value"), "{e}");
         let e = load("(;GM[1];B[aa];W[bb]").unwrap_err();
         assert!(e.to_string().contains("inside a game tree"), "{e}");

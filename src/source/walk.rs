@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+use crate::record::Status;
+
 /// One input: a file to read, or a place the walk could not enter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
@@ -26,8 +28,8 @@ pub enum InputError {
 }
 
 impl InputError {
-    pub fn code(&self) -> &'static str {
-        "io_error"
+    pub fn status(&self) -> Status {
+        Status::IoError
     }
 }
 
