@@ -13,7 +13,12 @@ use crate::sgf::{self, load::Tree, GameInfo};
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
 /// row instead of ending the run.
 pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
-    catch_unwind(AssertUnwindSafe(|| analyze_unguarded(bytes))).unwrap_or_else(|panic| {
+    guarded(|| analyze_unguarded(bytes))
+}
+
+/// Runs per-file work, turning a panic into a single `internal_error` row.
+fn guarded(work: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -29,7 +34,8 @@ pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
     })
 }
 
-fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
+/// `analyze_file` without the panic guard, for fuzzing: a panic here is a bug to find.
+pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
     let decoded = match sgf::decode(bytes) {
         Ok(d) => d,
         Err(e) => {
@@ -189,6 +195,20 @@ mod tests {
             [Status::Ok, Status::Unsupported, Status::Unsupported]
         );
         assert_eq!(a.games[0].position.as_ref().unwrap().stones, [1, 0]);
+    }
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_row() {
+        let a = guarded(|| panic!("index out of bounds: the len is 3 but the index is 7"));
+        assert_eq!(a.games.len(), 1);
+        assert_eq!(a.games[0].status, Status::InternalError);
+        assert_eq!(
+            a.games[0].detail,
+            "panic: index out of bounds: the len is 3 but the index is 7"
+        );
+        let n = 42;
+        let a = guarded(|| panic!("formatted {n}"));
+        assert_eq!(a.games[0].detail, "panic: formatted 42");
     }
 
     #[test]

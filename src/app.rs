@@ -1,12 +1,13 @@
 //! Orchestration only: inputs → parallel analysis → writers in input order → run totals.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::analyze::analyze_file;
-use crate::record::{FileAnalysis, GameRecord};
+use crate::record::{FileAnalysis, GameRecord, Status};
 use crate::sink::{Outputs, RunStats};
 use crate::source::{self, Input};
 
@@ -16,6 +17,8 @@ pub struct AnalyzeConfig {
     pub paths: Vec<PathBuf>,
     pub out: PathBuf,
     pub threads: usize,
+    /// Files larger than this many bytes are not read (`too_large` rows).
+    pub max_file_size: u64,
 }
 
 /// Hears how a run goes; the binary draws it, tests ignore it.
@@ -23,6 +26,8 @@ pub trait Progress {
     fn start(&self, files: u64);
     /// Called after each batch with the totals so far.
     fn advance(&self, so_far: &RunStats);
+    /// A row that is not `ok`: the input's path, its status and why.
+    fn warn(&self, path: &std::path::Path, game: Option<usize>, status: Status, detail: &str);
     fn finish(&self);
 }
 
@@ -32,6 +37,7 @@ pub struct NoProgress;
 impl Progress for NoProgress {
     fn start(&self, _: u64) {}
     fn advance(&self, _: &RunStats) {}
+    fn warn(&self, _: &std::path::Path, _: Option<usize>, _: Status, _: &str) {}
     fn finish(&self) {}
 }
 
@@ -53,7 +59,14 @@ pub enum AppError {
     /// Writing the outputs failed.
     #[error("{0}")]
     Output(String),
+    /// Stopped by Ctrl-C; no output was left behind.
+    #[error("interrupted; no output written")]
+    Interrupted,
 }
+
+/// Worker threads are named with this prefix, so a panic hook can tell a per-file panic (caught,
+/// and reported as an `internal_error` row) from a panic of the run itself.
+pub const WORKER_PREFIX: &str = "livingblocks-worker-";
 
 /// Files analysed in parallel between two writes: large enough to keep every thread busy,
 /// small enough that memory does not grow with the corpus.
@@ -62,7 +75,14 @@ const BATCH: usize = 512;
 /// Runs `analyze`: every input becomes one or more rows of games.csv, and every block, chain
 /// and big eye of a replayed position a row of blocks.csv, chains.csv, big_eyes.csv, in input
 /// order.
-pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunReport, AppError> {
+///
+/// `cancel` is polled between files: once set, the run stops, removes its temporary files and
+/// returns `Interrupted`.
+pub fn analyze(
+    config: &AnalyzeConfig,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let inputs = source::collect(&config.paths).map_err(AppError::Config)?;
     std::fs::create_dir_all(&config.out).map_err(|e| {
@@ -77,16 +97,29 @@ pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunRep
         .num_threads(config.threads)
         // Deeply nested game trees are dropped recursively: give workers room.
         .stack_size(256 << 20)
+        .thread_name(|i| format!("{WORKER_PREFIX}{i}"))
         .build()
         .map_err(|e| AppError::Config(format!("cannot start {} threads: {e}", config.threads)))?;
 
     progress.start(inputs.len() as u64);
     let mut stats = RunStats::default();
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
+    let cap = config.max_file_size;
     for batch in inputs.chunks(BATCH) {
-        let results: Vec<(Option<u64>, FileAnalysis)> =
-            pool.install(|| batch.par_iter().map(process_input).collect());
-        for (input, (bytes, analysis)) in batch.iter().zip(&results) {
+        let results: Vec<Option<(Option<u64>, FileAnalysis)>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|input| (!cancel.load(Ordering::Relaxed)).then(|| process_input(input, cap)))
+                .collect()
+        });
+        if cancel.load(Ordering::Relaxed) {
+            return Err(AppError::Interrupted);
+        }
+        for (input, result) in batch.iter().zip(&results) {
+            let (bytes, analysis) = result.as_ref().ok_or(AppError::Interrupted)?;
+            for g in analysis.games.iter().filter(|g| g.status != Status::Ok) {
+                progress.warn(&input.path, g.game, g.status, &g.detail);
+            }
             outputs
                 .write_file(&input.name, *bytes, analysis)
                 .map_err(write_err)?;
@@ -105,8 +138,8 @@ pub fn analyze(config: &AnalyzeConfig, progress: &dyn Progress) -> Result<RunRep
 }
 
 /// Reads and analyses one input; a read failure is a row like any other.
-fn process_input(input: &Input) -> (Option<u64>, FileAnalysis) {
-    match source::read_input(input) {
+fn process_input(input: &Input, cap: u64) -> (Option<u64>, FileAnalysis) {
+    match source::read_input(input, cap) {
         Ok(bytes) => (Some(bytes.len() as u64), analyze_file(&bytes)),
         Err(e) => (
             None,

@@ -37,9 +37,31 @@ pub struct AnalyzeArgs {
     /// Worker threads [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
-    /// No progress bar or progress lines; the summary and errors still go to stderr.
+    /// No progress display and no per-file warnings; the summary and errors still go to stderr.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Exit with status 1 when any row is not `ok`.
+    #[arg(long)]
+    pub strict: bool,
+    /// Skip files larger than this (a `too_large` row); suffixes K, M, G (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
+    pub max_file_size: u64,
+}
+
+/// Parses `123`, `64K`, `16M`, `2G`.
+fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (digits, shift) = match s.chars().last() {
+        Some('K' | 'k') => (&s[..s.len() - 1], 10),
+        Some('M' | 'm') => (&s[..s.len() - 1], 20),
+        Some('G' | 'g') => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("not a size: {s:?} (use e.g. 500K, 16M, 2G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("size too large: {s}"))
 }
 
 impl Default for AnalyzeArgs {
@@ -49,6 +71,8 @@ impl Default for AnalyzeArgs {
             out: PathBuf::from("reports"),
             threads: None,
             quiet: false,
+            strict: false,
+            max_file_size: 16 << 20,
         }
     }
 }
@@ -65,6 +89,39 @@ impl AnalyzeArgs {
             paths: self.paths.clone(),
             out: self.out.clone(),
             threads,
+            max_file_size: self.max_file_size,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_with_suffixes() {
+        assert_eq!(parse_size("123"), Ok(123));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        assert_eq!(parse_size("16M"), Ok(16 << 20));
+        assert_eq!(parse_size("2g"), Ok(2 << 30));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("99999999999G").is_err());
+    }
+
+    #[test]
+    fn no_command_means_analyze_corpus_into_reports() {
+        let cli = Cli::try_parse_from(["livingblocks"]).unwrap();
+        assert!(cli.command.is_none());
+        let d = AnalyzeArgs::default();
+        let parsed = match Cli::try_parse_from(["livingblocks", "analyze"])
+            .unwrap()
+            .command
+        {
+            Some(Command::Analyze(a)) => a,
+            None => unreachable!(),
+        };
+        assert_eq!(parsed.paths, d.paths);
+        assert_eq!(parsed.out, d.out);
+        assert_eq!(parsed.max_file_size, d.max_file_size);
     }
 }

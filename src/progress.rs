@@ -86,6 +86,16 @@ impl Progress for Terminal {
         }
     }
 
+    fn warn(&self, path: &std::path::Path, game: Option<usize>, status: Status, detail: &str) {
+        let game = game.map_or(String::new(), |g| format!(" (game {g})"));
+        let line = format!("{}{game}: {}: {detail}", path.display(), status.as_str());
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Bar(bar) => bar.println(line),
+            Mode::Log => eprintln!("{line}"),
+        }
+    }
+
     fn finish(&self) {
         if let Mode::Bar(bar) = &self.mode {
             bar.finish_and_clear();
@@ -132,11 +142,12 @@ pub fn summary(r: &RunReport) {
 }
 
 /// Reports a run that could not start or finish, and gives its exit code: 2 for a usage or
-/// configuration error, 1 for a failure during the run.
+/// configuration error, 1 for a failure during the run, 130 when interrupted.
 pub fn fail(e: &AppError) -> ExitCode {
-    eprintln!("livingblocks: error: {e}");
+    eprintln!("livingblocks: {e}");
     match e {
         AppError::Config(_) => ExitCode::from(2),
         AppError::Output(_) => ExitCode::from(1),
+        AppError::Interrupted => ExitCode::from(130),
     }
 }

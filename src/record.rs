@@ -8,7 +8,9 @@ use crate::sgf::{EncodingSource, GameInfo};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Status {
     Ok,
+    Skipped,
     IoError,
+    TooLarge,
     DecodeError,
     ParseError,
     Unsupported,
@@ -17,9 +19,11 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 7] = [
+    pub const ALL: [Status; 9] = [
         Status::Ok,
+        Status::Skipped,
         Status::IoError,
+        Status::TooLarge,
         Status::DecodeError,
         Status::ParseError,
         Status::Unsupported,
@@ -30,7 +34,9 @@ impl Status {
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Ok => "ok",
+            Status::Skipped => "skipped",
             Status::IoError => "io_error",
+            Status::TooLarge => "too_large",
             Status::DecodeError => "decode_error",
             Status::ParseError => "parse_error",
             Status::Unsupported => "unsupported",

@@ -1,6 +1,6 @@
 //! Text → game trees, with sgf-parse. Every game tree of a collection is a game.
 
-use sgf_parse::{go, GameTree, SgfNode, SgfParseError};
+use sgf_parse::{go, GameTree, SgfNode, SgfParseError, SgfProp};
 
 use crate::record::Status;
 
@@ -9,19 +9,51 @@ use crate::record::Status;
 pub enum LoadError {
     #[error("not SGF: {0}")]
     Parse(String),
+    #[error("game trees nested {0} deep; more than {MAX_DEPTH} is not supported")]
+    TooDeep(usize),
+    #[error("a game tree of {0} nodes; more than {MAX_NODES} is not supported")]
+    TooManyNodes(usize),
 }
 
 impl LoadError {
     pub fn status(&self) -> Status {
-        Status::ParseError
+        match self {
+            LoadError::Parse(_) => Status::ParseError,
+            LoadError::TooDeep(_) | LoadError::TooManyNodes(_) => Status::Unsupported,
+        }
     }
 }
+
+/// The deepest nesting of game trees accepted. Editors that open a variation for every move
+/// nest a game a few hundred deep; sgf-parse frees its tree recursively, so a hostile file
+/// nested a million deep would overflow any stack.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// The most nodes one game tree may have. sgf-parse drops a tree recursively when parsing fails
+/// half-way, one stack frame per node along a line; this keeps that within a worker's stack.
+pub const MAX_NODES: usize = 500_000;
 
 /// One game tree of a collection: a Go game, or a tree of another game (GM other than 1).
 #[derive(Debug)]
 pub enum Tree {
     Go(SgfNode<go::Prop>),
     OtherGame(String),
+}
+
+/// sgf-parse stores a line of play as nested children and frees them recursively: a long game
+/// would overflow the stack when dropped. Trees are taken apart with a loop instead.
+impl Drop for Tree {
+    fn drop(&mut self) {
+        if let Tree::Go(root) = self {
+            dismantle(std::mem::take(&mut root.children));
+        }
+    }
+}
+
+fn dismantle<P: SgfProp>(mut stack: Vec<SgfNode<P>>) {
+    while let Some(mut node) = stack.pop() {
+        stack.append(&mut node.children);
+    }
 }
 
 /// A parsed collection, with a note when text around it was ignored.
@@ -37,6 +69,12 @@ pub struct Loaded {
 /// SGF readers do.
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
     let span = collection_span(text);
+    if span.depth > MAX_DEPTH {
+        return Err(LoadError::TooDeep(span.depth));
+    }
+    if span.max_nodes > MAX_NODES {
+        return Err(LoadError::TooManyNodes(span.max_nodes));
+    }
     let trees = sgf_parse::parse(span.body).map_err(|e| {
         LoadError::Parse(match span.unclosed {
             Some(what) => format!("truncated: the file ends inside {what} ({})", describe(e)),
@@ -47,11 +85,13 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
         .into_iter()
         .map(|t| match t {
             GameTree::GoGame(node) => Tree::Go(node),
-            GameTree::Unknown(node) => Tree::OtherGame(
-                node.get_property("GM")
-                    .map(|p| p.to_string())
-                    .unwrap_or_else(|| "GM[?]".to_string()),
-            ),
+            GameTree::Unknown(node) => {
+                let gm = node
+                    .get_property("GM")
+                    .map_or_else(|| "GM[?]".to_string(), |p| p.to_string());
+                dismantle(vec![node]);
+                Tree::OtherGame(gm)
+            }
         })
         .collect();
     Ok(Loaded {
@@ -66,6 +106,10 @@ struct Span<'a> {
     note: Option<String>,
     /// Set when the text ends inside a value or a game tree.
     unclosed: Option<&'static str>,
+    /// The deepest nesting of game trees seen.
+    depth: usize,
+    /// The most nodes (`;` outside values) in one top-level game tree.
+    max_nodes: usize,
 }
 
 /// The part of `text` that holds the collection: from the first `(` that opens a node to
@@ -80,9 +124,12 @@ fn collection_span(text: &str) -> Span<'_> {
             body: text,
             note: None,
             unclosed: None,
+            depth: 0,
+            max_nodes: 0,
         };
     };
-    let (mut depth, mut end, mut i) = (0usize, None, start);
+    let (mut depth, mut max_depth, mut end, mut i) = (0usize, 0usize, None, start);
+    let (mut nodes, mut max_nodes) = (0usize, 0usize);
     let mut in_value = false;
     while i < b.len() {
         match b[i] {
@@ -93,7 +140,17 @@ fn collection_span(text: &str) -> Span<'_> {
                 }
                 in_value = i >= b.len();
             }
-            b'(' => depth += 1,
+            b'(' => {
+                if depth == 0 {
+                    nodes = 0;
+                }
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
+            b';' => {
+                nodes += 1;
+                max_nodes = max_nodes.max(nodes);
+            }
             b')' if depth == 0 => break,
             b')' => {
                 depth -= 1;
@@ -136,6 +193,8 @@ fn collection_span(text: &str) -> Span<'_> {
         body: &text[start..end],
         note,
         unclosed,
+        depth: max_depth,
+        max_nodes,
     }
 }
 
@@ -189,6 +248,22 @@ mod tests {
             loaded.note.as_deref(),
             Some("ignored 15 bytes before and 7 after the collection")
         );
+    }
+
+    #[test]
+    fn nesting_is_bounded_before_parsing() {
+        let deep = |n: usize| format!("(;SZ[9]{}{})", "(;B[aa]".repeat(n), ")".repeat(n));
+        let e = load(&deep(MAX_DEPTH)).unwrap_err();
+        assert_eq!(e.status(), Status::Unsupported);
+        assert!(load(&deep(MAX_DEPTH - 1)).is_ok());
+        let long = format!("(;SZ[9]{})", ";B[aa]".repeat(MAX_NODES));
+        assert!(matches!(load(&long), Err(LoadError::TooManyNodes(_))));
+        // A long line of play within the limit loads, and is freed without recursion.
+        let long = format!("(;SZ[9]{})", ";B[aa]".repeat(MAX_NODES - 1));
+        assert_eq!(load(&long).unwrap().trees.len(), 1);
+        // Parentheses inside values do not count.
+        let text = format!("(;C[{}])", "(".repeat(2 * MAX_DEPTH));
+        assert!(load(&text).is_ok());
     }
 
     #[test]

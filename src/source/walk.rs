@@ -1,6 +1,7 @@
 //! Walks the PATH arguments with walkdir: `.sgf` files in any case, symlinks not followed,
 //! every problem met on the way kept as an input of its own so it gets a row.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -16,6 +17,8 @@ pub struct Input {
     pub path: PathBuf,
     /// Set when the walk itself failed here (permission denied, a loop, …).
     pub problem: Option<String>,
+    /// Set for a name ending in `.sgf` that is not read: a symbolic link or a folder.
+    pub skip: Option<&'static str>,
 }
 
 /// Why an input could not be read.
@@ -25,11 +28,19 @@ pub enum InputError {
     Walk(String),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error("{size} bytes, over the {cap}-byte cap (--max-file-size)")]
+    TooLarge { size: u64, cap: u64 },
+    #[error("{0}")]
+    Skipped(&'static str),
 }
 
 impl InputError {
     pub fn status(&self) -> Status {
-        Status::IoError
+        match self {
+            InputError::TooLarge { .. } => Status::TooLarge,
+            InputError::Skipped(_) => Status::Skipped,
+            _ => Status::IoError,
+        }
     }
 }
 
@@ -48,18 +59,32 @@ pub fn collect(roots: &[PathBuf]) -> Result<Vec<Input>, String> {
                 ),
                 path: root.clone(),
                 problem: None,
+                skip: None,
             });
         } else {
             for entry in WalkDir::new(root).follow_links(false) {
                 match entry {
                     Ok(e) => {
-                        if e.file_type().is_file() && is_sgf(e.path()) {
-                            inputs.push(Input {
-                                name: relative_name(root, e.path()),
-                                path: e.into_path(),
-                                problem: None,
-                            });
+                        let kind = e.file_type();
+                        // The root itself may be a folder named `x.sgf`: it is walked.
+                        if !is_sgf(e.path()) || e.depth() == 0 {
+                            continue;
                         }
+                        let skip = if kind.is_file() {
+                            None
+                        } else if kind.is_symlink() {
+                            Some("a symbolic link, not followed")
+                        } else if kind.is_dir() {
+                            Some("a folder (walked, not read)")
+                        } else {
+                            Some("not a regular file")
+                        };
+                        inputs.push(Input {
+                            name: relative_name(root, e.path()),
+                            path: e.into_path(),
+                            problem: None,
+                            skip,
+                        });
                     }
                     Err(e) => {
                         let path = e.path().unwrap_or(root).to_path_buf();
@@ -67,6 +92,7 @@ pub fn collect(roots: &[PathBuf]) -> Result<Vec<Input>, String> {
                             name: relative_name(root, &path),
                             path,
                             problem: Some(e.to_string()),
+                            skip: None,
                         });
                     }
                 }
@@ -78,12 +104,29 @@ pub fn collect(roots: &[PathBuf]) -> Result<Vec<Input>, String> {
     Ok(all)
 }
 
-/// Reads an input's bytes.
-pub fn read_input(input: &Input) -> Result<Vec<u8>, InputError> {
+/// Reads an input's bytes, refusing files over `cap` bytes (checked on the bytes read, so a
+/// file that grows meanwhile is caught too).
+pub fn read_input(input: &Input, cap: u64) -> Result<Vec<u8>, InputError> {
     if let Some(p) = &input.problem {
         return Err(InputError::Walk(p.clone()));
     }
-    Ok(std::fs::read(&input.path)?)
+    if let Some(why) = input.skip {
+        return Err(InputError::Skipped(why));
+    }
+    let file = std::fs::File::open(&input.path)?;
+    let size = file.metadata()?.len();
+    if size > cap {
+        return Err(InputError::TooLarge { size, cap });
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(InputError::TooLarge {
+            size: bytes.len() as u64,
+            cap,
+        });
+    }
+    Ok(bytes)
 }
 
 fn is_sgf(path: &Path) -> bool {
@@ -122,7 +165,10 @@ mod tests {
             .into_iter()
             .map(|i| i.name)
             .collect();
-        assert_eq!(names, ["a.SGF", "b-x.sgf", "b/c/z.sgf", "b/y.sgf"]);
+        assert_eq!(
+            names,
+            ["a.SGF", "b-x.sgf", "b/c/z.sgf", "b/y.sgf", "folder.sgf"]
+        );
     }
 
     #[test]
@@ -132,7 +178,9 @@ mod tests {
         std::fs::write(&f, "(;)").unwrap();
         let inputs = collect(&[f]).unwrap();
         assert_eq!(inputs[0].name, "game.sgf");
-        assert_eq!(read_input(&inputs[0]).unwrap(), b"(;)");
+        assert_eq!(read_input(&inputs[0], 3).unwrap(), b"(;)");
+        let e = read_input(&inputs[0], 2).unwrap_err();
+        assert_eq!(e.status(), Status::TooLarge);
     }
 
     #[test]
@@ -148,11 +196,10 @@ mod tests {
         std::fs::write(d.join("real.sgf"), "(;)").unwrap();
         std::os::unix::fs::symlink(d.join("real.sgf"), d.join("link.sgf")).unwrap();
         std::os::unix::fs::symlink(d, d.join("loop")).unwrap();
-        let names: Vec<_> = collect(&[d.to_path_buf()])
-            .unwrap()
-            .into_iter()
-            .map(|i| i.name)
-            .collect();
-        assert_eq!(names, ["real.sgf"]);
+        let inputs = collect(&[d.to_path_buf()]).unwrap();
+        let names: Vec<_> = inputs.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["link.sgf", "real.sgf"]);
+        let e = read_input(&inputs[0], u64::MAX).unwrap_err();
+        assert_eq!(e.status(), Status::Skipped);
     }
 }

@@ -69,7 +69,6 @@ pub fn rows(csv_text: &str) -> Vec<HashMap<String, String>> {
 }
 
 /// The embedded corpus of the repository.
-#[allow(dead_code)]
 pub fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
 }

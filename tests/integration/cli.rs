@@ -1,8 +1,6 @@
 //! The command line end to end: files in a temporary folder → games.csv rows and statuses.
 
-mod util;
-
-use util::{rows, TestEnv};
+use crate::util::{rows, TestEnv};
 
 const GAME: &str = "(;GM[1]FF[4]SZ[9]KM[7]RE[B+R]PB[Black]PW[White];B[ee];W[ce];B[gc];W[cc])";
 
@@ -160,7 +158,7 @@ fn blocks_csv_has_a_row_per_block_with_every_verdict() {
 #[test]
 fn the_embedded_corpus_runs_clean() {
     let env = TestEnv::new();
-    let corpus = util::corpus();
+    let corpus = crate::util::corpus();
     let o = env.run(&["analyze", corpus.to_str().unwrap(), "--out", "out", "-q"]);
     assert!(o.status.success());
     let text = std::fs::read_to_string(env.dir.path().join("out/games.csv")).unwrap();

@@ -1,0 +1,7 @@
+//! End-to-end tests, built into one binary (as ripgrep does) around a small `util` module.
+
+mod cli;
+mod edge_cases;
+mod replay_reference;
+mod robustness;
+mod util;

@@ -1,0 +1,235 @@
+//! Hostile inputs and faults: every input gives a row with a status, nothing crashes, hangs or
+//! exhausts memory, and a run that fails or is interrupted leaves no half-written table.
+//! Inputs are generated here; nothing big is committed.
+
+use std::process::Command;
+use std::time::Duration;
+
+use crate::util::{rows, TestEnv};
+use livingblocks::analyze::analyze_file;
+use livingblocks::record::Status;
+
+fn status_of(rows: &[std::collections::HashMap<String, String>], file: &str) -> Vec<String> {
+    rows.iter()
+        .filter(|r| r["file"] == file)
+        .map(|r| r["status"].clone())
+        .collect()
+}
+
+#[test]
+fn hostile_inputs_each_give_a_row() {
+    let env = TestEnv::new();
+    let n = 1_000_000;
+    env.write(
+        "nested.sgf",
+        format!("(;SZ[19]{}{})", "(;B[aa]".repeat(n), ")".repeat(n)),
+    );
+    // 100 MB without writing 100 MB: a sparse file.
+    let big = std::fs::File::create(env.input().join("big.sgf")).unwrap();
+    big.set_len(100 << 20).unwrap();
+    let mut noise = Vec::with_capacity(1 << 16);
+    let mut x: u32 = 12345;
+    for _ in 0..(1 << 16) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        noise.push((x >> 24) as u8);
+    }
+    env.write("random.sgf", &noise);
+    let text = "(;SZ[9]PB[李昌鎬];B[ee])";
+    env.write(
+        "utf16le-bom.sgf",
+        [0xFF, 0xFE]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(|u| u.to_le_bytes()))
+            .collect::<Vec<u8>>(),
+    );
+    env.write(
+        "utf16be-nobom.sgf",
+        text.encode_utf16()
+            .flat_map(|u| u.to_be_bytes())
+            .collect::<Vec<u8>>(),
+    );
+    env.write("sz0.sgf", "(;SZ[0];B[aa])");
+    env.write("sz52.sgf", "(;SZ[52];B[aa])");
+    env.write("sz19x13.sgf", "(;SZ[19:13];B[aa])");
+    env.write("offboard.sgf", "(;SZ[9];B[ee];W[zz])");
+    env.write(
+        "comment.sgf",
+        format!("(;SZ[19]C[{}];B[dd])", "x".repeat(10 << 20)),
+    );
+    env.write("many.sgf", "(;SZ[9];B[ee])".repeat(100_000));
+    env.write("empty.sgf", "");
+    std::fs::create_dir_all(env.input().join("x.sgf")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env.input(), env.input().join("loop.sgf")).unwrap();
+
+    let text = env.analyze("out", 2);
+    let rows = rows(&text);
+    let expect = [
+        ("nested.sgf", "unsupported"),
+        ("big.sgf", "too_large"),
+        ("random.sgf", "decode_error"),
+        ("utf16le-bom.sgf", "ok"),
+        ("utf16be-nobom.sgf", "ok"),
+        ("sz0.sgf", "unsupported"),
+        ("sz52.sgf", "unsupported"),
+        ("sz19x13.sgf", "unsupported"),
+        ("offboard.sgf", "illegal_move"),
+        ("comment.sgf", "ok"),
+        ("empty.sgf", "parse_error"),
+        ("x.sgf", "skipped"),
+    ];
+    for (file, status) in expect {
+        assert_eq!(status_of(&rows, file), [status], "{file}");
+    }
+    #[cfg(unix)]
+    assert_eq!(status_of(&rows, "loop.sgf"), ["skipped"]);
+    let many = status_of(&rows, "many.sgf");
+    assert_eq!(many.len(), 100_000);
+    assert!(many.iter().all(|s| s == "ok"));
+}
+
+#[test]
+fn a_file_deleted_during_the_walk_is_an_io_error() {
+    let env = TestEnv::new();
+    env.write("gone.sgf", "(;SZ[9];B[ee])");
+    let inputs = livingblocks::source::collect(&[env.input()]).unwrap();
+    std::fs::remove_file(env.input().join("gone.sgf")).unwrap();
+    let e = livingblocks::source::read_input(&inputs[0], u64::MAX).unwrap_err();
+    assert_eq!(e.status(), Status::IoError);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_file_is_an_io_error() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("secret.sgf", "(;SZ[9];B[ee])");
+    let p = env.input().join("secret.sgf");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&p).is_ok() {
+        eprintln!("skipped: running as root, permissions do not stop reads");
+        return;
+    }
+    let rows = rows(&env.analyze("out", 1));
+    assert_eq!(status_of(&rows, "secret.sgf"), ["io_error"]);
+}
+
+/// The fuzzer's first find: a long line of play (the seed had 5,000 moves; this has 50,000). sgf-parse nests each move as the child
+/// of the one before and frees the tree recursively; on a small stack that overflowed. The
+/// analysis runs here on a thread with only 1 MiB of stack.
+#[test]
+fn fuzz_regression_a_long_line_of_play_on_a_small_stack() {
+    let mut sgf = String::from("(;SZ[7]C[a single variation of great depth]");
+    for i in 0..25_000 {
+        sgf.push_str(if i % 2 == 0 {
+            ";B[aa];W[ab]"
+        } else {
+            ";B[];W[]"
+        });
+    }
+    sgf.push(')');
+    let games = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || analyze_file(sgf.as_bytes()))
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(games.games.len(), 1);
+    assert_eq!(games.games[0].status, Status::IllegalMove);
+}
+
+#[test]
+fn an_output_folder_that_cannot_be_created_is_a_usage_error() {
+    let env = TestEnv::new();
+    env.write("a.sgf", "(;SZ[9];B[ee])");
+    std::fs::write(env.dir.path().join("plain-file"), "").unwrap();
+    let o = env.run(&["analyze", "in", "--out", "plain-file/out"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("plain-file/out"), "{stderr}");
+    assert!(!stderr.contains("games/s"), "no run summary: {stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_write_error_mid_run_exits_1_without_a_success_summary() {
+    let env = TestEnv::new();
+    let corpus = crate::util::corpus();
+    // A file-size limit makes writes fail with EFBIG, as a full disk makes them fail with
+    // ENOSPC; SIGXFSZ is ignored so the write returns the error instead of killing us.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 200; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", corpus.to_str().unwrap(), "--out", "out", "-q"])
+        .current_dir(env.dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("wrote"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(env.dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "no table left behind: {left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_with_130_and_leaves_no_table() {
+    let env = TestEnv::new();
+    // Enough work to be interrupted: the embedded corpus, four times over.
+    let corpus = crate::util::corpus();
+    let inputs = livingblocks::source::collect(&[corpus]).unwrap();
+    for copy in 0..4 {
+        for input in &inputs {
+            let bytes = std::fs::read(&input.path).unwrap();
+            env.write(&format!("{copy}/{}", input.name), bytes);
+        }
+    }
+    let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", "in", "--out", "out", "-j", "1", "-q"])
+        .current_dir(env.dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "stops promptly"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(env.dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "no table left behind: {left:?}");
+}
+
+#[test]
+fn strict_turns_failed_rows_into_exit_1() {
+    let env = TestEnv::new();
+    env.write("good.sgf", "(;SZ[9];B[ee])");
+    env.write("bad.sgf", "(;SZ[9];B[ee]");
+    let o = env.run(&["analyze", "in", "--out", "a"]);
+    assert_eq!(o.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.lines().any(|l| l.ends_with("bad.sgf: parse_error: not SGF: truncated: the file ends inside a game tree (unexpected end of data (truncated?))")), "{stderr}");
+    let o = env.run(&["analyze", "in", "--out", "b", "--strict", "-q"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("bad.sgf:"),
+        "quiet"
+    );
+}
