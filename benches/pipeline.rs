@@ -120,5 +120,53 @@ fn stages(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, stages);
+/// The baseline the full pipeline is measured against: sgf-parse alone parsing the same files
+/// and walking their main lines (what any tool built on it must do at least).
+fn parse_only(text: &str) -> usize {
+    let trees = sgf_parse::parse(text).expect("corpus parses");
+    trees
+        .iter()
+        .filter_map(|t| t.as_go_node().ok())
+        .map(|root| {
+            root.main_variation()
+                .filter(|n| n.get_move().is_some())
+                .count()
+        })
+        .sum()
+}
+
+fn baseline_vs_pipeline(c: &mut Criterion) {
+    let files = sample(1000);
+    let texts: Vec<String> = files
+        .iter()
+        .map(|b| String::from_utf8(b.clone()).expect("the embedded corpus is UTF-8"))
+        .collect();
+    let mut g = c.benchmark_group("one_thread");
+    g.throughput(Throughput::Elements(files.len() as u64));
+    g.bench_function("baseline_sgf_parse_main_line", |b| {
+        b.iter(|| texts.iter().map(|t| parse_only(t)).sum::<usize>())
+    });
+    g.bench_function("pipeline_analyze_file", |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|f| analyze_file(f).games.len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("pipeline_analyze_and_write_csv", |b| {
+        let dir = tempfile::tempdir().unwrap();
+        b.iter(|| {
+            let mut out = livingblocks::sink::Outputs::create(dir.path()).unwrap();
+            for f in &files {
+                out.write_file("x.sgf", Some(f.len() as u64), &analyze_file(f))
+                    .unwrap();
+            }
+            out.finish().unwrap().len()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, stages, baseline_vs_pipeline);
 criterion_main!(benches);

@@ -119,7 +119,7 @@ pub fn read_input(input: &Input, cap: u64) -> Result<Vec<u8>, InputError> {
         return Err(InputError::TooLarge { size, cap });
     }
     let mut bytes = Vec::with_capacity(size as usize);
-    file.take(cap + 1).read_to_end(&mut bytes)?;
+    file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(InputError::TooLarge {
             size: bytes.len() as u64,
@@ -181,6 +181,8 @@ mod tests {
         assert_eq!(read_input(&inputs[0], 3).unwrap(), b"(;)");
         let e = read_input(&inputs[0], 2).unwrap_err();
         assert_eq!(e.status(), Status::TooLarge);
+        // No cap at all must not overflow into a cap of zero.
+        assert_eq!(read_input(&inputs[0], u64::MAX).unwrap(), b"(;)");
     }
 
     #[test]
