@@ -14,7 +14,8 @@ use livingblocks::source;
 /// The first files of the embedded corpus, in path order.
 fn sample(n: usize) -> Vec<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let inputs = source::collect(&[root]).expect("corpus/ is part of the repository");
+    let inputs =
+        source::collect(&[source::Root::arg(root)]).expect("corpus/ is part of the repository");
     inputs
         .iter()
         .take(n)
@@ -162,7 +163,9 @@ fn baseline_vs_pipeline(c: &mut Criterion) {
                 out.write_file("x.sgf", Some(f.len() as u64), &analyze_file(f))
                     .unwrap();
             }
-            out.finish().unwrap().len()
+            out.finish(&livingblocks::sink::Manifest::default())
+                .unwrap()
+                .len()
         })
     });
     g.finish();

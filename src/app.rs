@@ -8,13 +8,19 @@ use rayon::prelude::*;
 
 use crate::analyze::analyze_file;
 use crate::record::{FileAnalysis, GameRecord, Status};
-use crate::sink::{Outputs, RunStats};
-use crate::source::{self, Input};
+use crate::sink::{Manifest, Outputs, RunStats};
+use crate::source::{self, Input, Root, Shard};
 
 /// A validated `analyze` request: no CLI types past this point.
 #[derive(Clone, Debug)]
 pub struct AnalyzeConfig {
-    pub paths: Vec<PathBuf>,
+    /// Where inputs come from: PATH arguments, then `--files-from` entries.
+    pub roots: Vec<Root>,
+    /// The PATH arguments and the `--files-from` list as given, for the manifest.
+    pub paths_given: String,
+    pub files_from: Option<String>,
+    /// Only the inputs of this shard.
+    pub shard: Option<Shard>,
     pub out: PathBuf,
     pub threads: usize,
     /// Files larger than this many bytes are not read (`too_large` rows).
@@ -84,7 +90,10 @@ pub fn analyze(
     cancel: &AtomicBool,
 ) -> Result<RunReport, AppError> {
     let start = Instant::now();
-    let inputs = source::collect(&config.paths).map_err(AppError::Config)?;
+    let mut inputs = source::collect(&config.roots).map_err(AppError::Config)?;
+    if let Some(shard) = config.shard {
+        inputs.retain(|i| shard.holds(&i.name));
+    }
     std::fs::create_dir_all(&config.out).map_err(|e| {
         AppError::Config(format!(
             "{}: cannot create output folder: {e}",
@@ -127,7 +136,16 @@ pub fn analyze(
         }
         progress.advance(&stats);
     }
-    let paths = outputs.finish().map_err(write_err)?;
+    let manifest = Manifest::of_run(
+        &[
+            ("max_file_size", config.max_file_size.to_string()),
+            ("paths", config.paths_given.clone()),
+            ("files_from", config.files_from.clone().unwrap_or_default()),
+        ],
+        config.shard.map(|s| s.to_string()),
+        &stats,
+    );
+    let paths = outputs.finish(&manifest).map_err(write_err)?;
     progress.finish();
     Ok(RunReport {
         stats,

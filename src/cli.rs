@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::app::AnalyzeConfig;
+use crate::source::{self, Root, Shard};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -22,14 +23,16 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Walk files and folders of SGF records and write DIR/games.csv.
+    /// Walk files and folders of SGF records and write the tables to DIR.
     Analyze(AnalyzeArgs),
+    /// Join the outputs of `analyze --shard K/N` runs into the tables of one run.
+    Merge(MergeArgs),
 }
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
-    /// SGF files or folders to walk (files ending in .sgf, any case; symlinks not followed).
-    #[arg(default_value = "corpus")]
+    /// SGF files or folders to walk (files ending in .sgf, any case; symlinks not followed)
+    /// [default: corpus, unless --files-from is given].
     pub paths: Vec<PathBuf>,
     /// Folder for the outputs.
     #[arg(short, long, value_name = "DIR", default_value = "reports")]
@@ -40,6 +43,14 @@ pub struct AnalyzeArgs {
     /// No progress display and no per-file warnings; the summary and errors still go to stderr.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Also read the paths listed in FILE, one per line (`-` for standard input); their
+    /// rows are named by the path as listed.
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<String>,
+    /// Only the inputs of shard K of N (K from 0), chosen by a stable hash of their names;
+    /// `livingblocks merge` joins the shards' outputs.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Exit with status 1 when any row is not `ok`.
     #[arg(long)]
     pub strict: bool,
@@ -70,6 +81,8 @@ impl Default for AnalyzeArgs {
             paths: vec![PathBuf::from("corpus")],
             out: PathBuf::from("reports"),
             threads: None,
+            files_from: None,
+            shard: None,
             quiet: false,
             strict: false,
             max_file_size: 16 << 20,
@@ -85,13 +98,40 @@ impl AnalyzeArgs {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
+        let paths = if self.paths.is_empty() && self.files_from.is_none() {
+            vec![PathBuf::from("corpus")]
+        } else {
+            self.paths.clone()
+        };
+        let mut roots: Vec<Root> = paths.iter().map(Root::arg).collect();
+        if let Some(list) = &self.files_from {
+            roots.extend(source::read_list(list)?);
+        }
+        let paths_given = paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
         Ok(AnalyzeConfig {
-            paths: self.paths.clone(),
+            roots,
+            paths_given,
+            files_from: self.files_from.clone(),
+            shard: self.shard,
             out: self.out.clone(),
             threads,
             max_file_size: self.max_file_size,
         })
     }
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The output folders of every shard, in any order.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+    /// Folder for the merged tables.
+    #[arg(short, long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
 }
 
 #[cfg(test)]
@@ -118,9 +158,12 @@ mod tests {
             .command
         {
             Some(Command::Analyze(a)) => a,
-            None => unreachable!(),
+            other => panic!("parsed as {other:?}"),
         };
-        assert_eq!(parsed.paths, d.paths);
+        assert_eq!(
+            parsed.to_config().unwrap().roots,
+            d.to_config().unwrap().roots
+        );
         assert_eq!(parsed.out, d.out);
         assert_eq!(parsed.max_file_size, d.max_file_size);
     }

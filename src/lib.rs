@@ -11,6 +11,7 @@ pub mod app;
 pub mod cli;
 pub mod go;
 pub mod life;
+pub mod merge;
 pub mod progress;
 pub mod record;
 pub mod sgf;

@@ -17,6 +17,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let args = match cli.command {
         Some(Command::Analyze(args)) => args,
+        Some(Command::Merge(m)) => {
+            return match livingblocks::merge::merge(&m.shards, &m.out) {
+                Ok(report) => {
+                    progress::summary(&report);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => progress::fail(&e),
+            }
+        }
         None => AnalyzeArgs::default(),
     };
     let config = match args.to_config() {

@@ -19,7 +19,8 @@ pub struct Regions {
 /// A region of non-c points.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
-    pub points: Vec<Idx>,
+    /// How many points it has.
+    pub size: usize,
     /// How many of its points are empty.
     pub empty: usize,
     /// Whether it holds stones of the opponent.
@@ -30,56 +31,52 @@ pub struct Region {
     pub blocks: Vec<BlockId>,
     /// The c-blocks for which it is healthy, ascending.
     pub healthy_for: Vec<BlockId>,
+    /// Its points, ascending; kept only where a big own eye may be (one adjacent block, no
+    /// opponent stone, off the edge), empty otherwise.
+    pub points: Vec<Idx>,
 }
 
 impl Regions {
     pub fn find(board: &Board, net: &Net, c: Color) -> Regions {
         let own = Cell::Stone(c);
+        let n = board.size() as usize;
+        let stride = n + 2;
         let mut seen = vec![false; board.cell_count()];
         let mut regions = Vec::new();
         let mut stack = Vec::new();
-        let n = board.size();
+        let mut points = Vec::new();
+        // Per adjacent block: how many of the region's empty points are its liberties.
+        let mut libs: Vec<(BlockId, usize)> = Vec::new();
         for start in board.points() {
             if seen[start] || board.cell(start) == own {
                 continue;
             }
-            let mut r = Region {
-                points: Vec::new(),
-                empty: 0,
-                has_opponent: false,
-                touches_edge: false,
-                blocks: Vec::new(),
-                healthy_for: Vec::new(),
-            };
-            // Per adjacent block: how many of the region's empty points are its liberties.
-            let mut libs_in_region: Vec<(BlockId, usize)> = Vec::new();
+            let (mut empty, mut has_opponent, mut touches_edge) = (0, false, false);
+            points.clear();
+            libs.clear();
             seen[start] = true;
             stack.push(start);
             while let Some(i) = stack.pop() {
-                r.points.push(i);
-                let p = board.point(i);
-                r.touches_edge |= p.x == 0 || p.y == 0 || p.x + 1 == n || p.y + 1 == n;
-                let empty = board.cell(i) == Cell::Empty;
-                if empty {
-                    r.empty += 1;
+                points.push(i);
+                let (x, y) = (i % stride, i / stride);
+                touches_edge |= x == 1 || y == 1 || x == n || y == n;
+                let is_empty = board.cell(i) == Cell::Empty;
+                if is_empty {
+                    empty += 1;
                 } else {
-                    r.has_opponent = true;
+                    has_opponent = true;
                 }
-                let mut counted: [BlockId; 4] = [usize::MAX; 4];
-                for (k, nb) in board.neighbours(i).into_iter().enumerate() {
+                // Distinct c-blocks around this point (at most four).
+                let mut around = [usize::MAX; 4];
+                let mut k = 0;
+                for nb in board.neighbours(i) {
                     match board.cell(nb) {
                         Cell::Wall => {}
                         cell if cell == own => {
                             let b = net.block_at(nb).expect("a stone is in a block");
-                            if !r.blocks.contains(&b) {
-                                r.blocks.push(b);
-                            }
-                            if empty && !counted[..k].contains(&b) {
-                                counted[k] = b;
-                                match libs_in_region.iter_mut().find(|(x, _)| *x == b) {
-                                    Some((_, n)) => *n += 1,
-                                    None => libs_in_region.push((b, 1)),
-                                }
+                            if !around[..k].contains(&b) {
+                                around[k] = b;
+                                k += 1;
                             }
                         }
                         _ => {
@@ -90,22 +87,36 @@ impl Regions {
                         }
                     }
                 }
+                for &b in &around[..k] {
+                    match libs.iter_mut().find(|(x, _)| *x == b) {
+                        Some((_, count)) => *count += usize::from(is_empty),
+                        None => libs.push((b, usize::from(is_empty))),
+                    }
+                }
             }
-            r.points.sort_unstable();
-            r.blocks.sort_unstable();
-            r.healthy_for = r
-                .blocks
+            libs.sort_unstable();
+            let blocks: Vec<BlockId> = libs.iter().map(|&(b, _)| b).collect();
+            let healthy_for = libs
                 .iter()
-                .copied()
-                .filter(|b| {
-                    let libs = libs_in_region
-                        .iter()
-                        .find(|(x, _)| x == b)
-                        .map_or(0, |(_, n)| *n);
-                    libs == r.empty
-                })
+                .filter(|&&(_, l)| l == empty)
+                .map(|&(b, _)| b)
                 .collect();
-            regions.push(r);
+            let candidate = blocks.len() == 1 && !has_opponent && !touches_edge;
+            let kept = if candidate {
+                points.sort_unstable();
+                points.clone()
+            } else {
+                Vec::new()
+            };
+            regions.push(Region {
+                size: points.len(),
+                empty,
+                has_opponent,
+                touches_edge,
+                blocks,
+                healthy_for,
+                points: kept,
+            });
         }
         Regions { color: c, regions }
     }
@@ -150,7 +161,7 @@ pub fn benson(net: &Net, regions: &Regions) -> Benson {
         .regions
         .iter()
         .filter(|r| !r.healthy_for.is_empty() && !r.blocks.is_empty() && is_vital(r, &alive))
-        .map(|r| r.points.len())
+        .map(|r| r.size)
         .sum();
     Benson { alive, territory }
 }

@@ -69,7 +69,7 @@ impl BigEyes {
 pub fn find_big_eyes(board: &Board, regions: &Regions) -> BigEyes {
     let mut out = BigEyes::default();
     for r in &regions.regions {
-        if r.points.len() < 2 || r.blocks.len() != 1 {
+        if r.size < 2 || r.blocks.len() != 1 {
             continue;
         }
         if r.has_opponent || r.touches_edge {
@@ -86,7 +86,7 @@ pub fn find_big_eyes(board: &Board, regions: &Regions) -> BigEyes {
             counts[inside] += 1;
         }
         let shape = format!("{}{}{}{}", counts[4], counts[3], counts[2], counts[1]);
-        let size = r.points.len();
+        let size = r.size;
         let found = TABLE.iter().find(|(s, _, _)| *s == shape);
         let (worth, classified) = match found {
             Some(&(_, down, up)) if size <= 6 => ((down, up), true),

@@ -3,15 +3,25 @@
 
 pub mod blocks;
 pub mod games;
+pub mod manifest;
 pub mod stats;
 pub mod table;
 
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
 pub use games::GAME_COLUMNS;
+pub use manifest::Manifest;
 pub use stats::RunStats;
 pub use table::Table;
 
 use crate::record::FileAnalysis;
+
+/// The tables of a run, by file name, with their columns.
+pub const TABLES: [(&str, &[&str]); 4] = [
+    ("games.csv", GAME_COLUMNS),
+    ("blocks.csv", BLOCK_COLUMNS),
+    ("chains.csv", CHAIN_COLUMNS),
+    ("big_eyes.csv", BIG_EYE_COLUMNS),
+];
 
 /// The tables of a run, written together in input order.
 pub struct Outputs {
@@ -53,13 +63,18 @@ impl Outputs {
         blocks::write_big_eyes(&mut self.big_eyes, file, a)
     }
 
-    /// Moves every table into place and returns their paths.
-    pub fn finish(self) -> io::Result<Vec<PathBuf>> {
+    /// Moves every table into place, then the manifest, and returns their paths.
+    pub fn finish(self, manifest: &Manifest) -> io::Result<Vec<PathBuf>> {
         self.games.finish()?;
         self.blocks.finish()?;
         self.chains.finish()?;
         self.big_eyes.finish()?;
-        Ok(self.paths)
+        let dir = self.paths[0].parent().unwrap_or(Path::new("."));
+        let m = dir.join("manifest.tsv");
+        manifest.write(&m)?;
+        let mut paths = self.paths;
+        paths.push(m);
+        Ok(paths)
     }
 }
 

@@ -48,6 +48,12 @@ impl Table {
         self.text(if b { "1" } else { "0" })
     }
 
+    /// Writes a whole row as it was read from another table.
+    pub fn record(&mut self, row: &ByteRecord) -> io::Result<()> {
+        self.csv.write_byte_record(row)?;
+        Ok(())
+    }
+
     /// Writes the fields pushed since the last row.
     pub fn end_row(&mut self) -> io::Result<()> {
         self.csv.write_byte_record(&self.row)?;

@@ -3,4 +3,7 @@
 
 pub mod walk;
 
-pub use walk::{collect, read_input, Input, InputError};
+pub mod shard;
+
+pub use shard::Shard;
+pub use walk::{collect, read_input, read_list, Input, InputError, Root};

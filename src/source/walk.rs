@@ -44,64 +44,109 @@ impl InputError {
     }
 }
 
-/// Lists the inputs under each root, sorted by name within the root; roots keep their
-/// command-line order. A root that does not exist is an error for the caller to report.
-pub fn collect(roots: &[PathBuf]) -> Result<Vec<Input>, String> {
+/// A place to take inputs from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Root {
+    pub path: PathBuf,
+    /// How its inputs are named: `None` for a PATH argument (relative to it, or the file
+    /// name), `Some(listed)` for a `--files-from` entry (named by the path as listed).
+    pub listed: Option<String>,
+}
+
+impl Root {
+    /// A PATH argument.
+    pub fn arg(path: impl Into<PathBuf>) -> Root {
+        Root {
+            path: path.into(),
+            listed: None,
+        }
+    }
+}
+
+/// Lists the inputs under each root, sorted by name over all roots (ties keep root order), so
+/// that a run over everything and the merge of its shards put every row in the same place. A
+/// root that does not exist is an error for the caller to report.
+pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
     let mut all = Vec::new();
     for root in roots {
-        let meta = std::fs::metadata(root).map_err(|e| format!("{}: {e}", root.display()))?;
-        let mut inputs = Vec::new();
+        let path = &root.path;
+        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if meta.is_file() {
-            inputs.push(Input {
-                name: root.file_name().map_or_else(
-                    || root.display().to_string(),
+            let name = match &root.listed {
+                Some(listed) => listed.clone(),
+                None => path.file_name().map_or_else(
+                    || path.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 ),
-                path: root.clone(),
+            };
+            all.push(Input {
+                name,
+                path: path.clone(),
                 problem: None,
                 skip: None,
             });
-        } else {
-            for entry in WalkDir::new(root).follow_links(false) {
-                match entry {
-                    Ok(e) => {
-                        let kind = e.file_type();
-                        // The root itself may be a folder named `x.sgf`: it is walked.
-                        if !is_sgf(e.path()) || e.depth() == 0 {
-                            continue;
-                        }
-                        let skip = if kind.is_file() {
-                            None
-                        } else if kind.is_symlink() {
-                            Some("a symbolic link, not followed")
-                        } else if kind.is_dir() {
-                            Some("a folder (walked, not read)")
-                        } else {
-                            Some("not a regular file")
-                        };
-                        inputs.push(Input {
-                            name: relative_name(root, e.path()),
-                            path: e.into_path(),
-                            problem: None,
-                            skip,
-                        });
+            continue;
+        }
+        let named = |rel: String| match &root.listed {
+            Some(listed) => format!("{}/{rel}", listed.trim_end_matches('/')),
+            None => rel,
+        };
+        for entry in WalkDir::new(path).follow_links(false) {
+            match entry {
+                Ok(e) => {
+                    let kind = e.file_type();
+                    // The root itself may be a folder named `x.sgf`: it is walked.
+                    if !is_sgf(e.path()) || e.depth() == 0 {
+                        continue;
                     }
-                    Err(e) => {
-                        let path = e.path().unwrap_or(root).to_path_buf();
-                        inputs.push(Input {
-                            name: relative_name(root, &path),
-                            path,
-                            problem: Some(e.to_string()),
-                            skip: None,
-                        });
-                    }
+                    let skip = if kind.is_file() {
+                        None
+                    } else if kind.is_symlink() {
+                        Some("a symbolic link, not followed")
+                    } else if kind.is_dir() {
+                        Some("a folder (walked, not read)")
+                    } else {
+                        Some("not a regular file")
+                    };
+                    all.push(Input {
+                        name: named(relative_name(path, e.path())),
+                        path: e.into_path(),
+                        problem: None,
+                        skip,
+                    });
+                }
+                Err(e) => {
+                    let at = e.path().unwrap_or(path).to_path_buf();
+                    all.push(Input {
+                        name: named(relative_name(path, &at)),
+                        path: at,
+                        problem: Some(e.to_string()),
+                        skip: None,
+                    });
                 }
             }
         }
-        inputs.sort_by(|a, b| a.name.cmp(&b.name));
-        all.extend(inputs);
     }
+    all.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(all)
+}
+
+/// Reads `--files-from`: one path per line (`-` reads standard input); blank lines are skipped.
+pub fn read_list(from: &str) -> Result<Vec<Root>, String> {
+    let text = if from == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("standard input: {e}"))?
+    } else {
+        std::fs::read_to_string(from).map_err(|e| format!("{from}: {e}"))?
+    };
+    Ok(text
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| Root {
+            path: PathBuf::from(l),
+            listed: Some(l.to_string()),
+        })
+        .collect())
 }
 
 /// Reads an input's bytes, refusing files over `cap` bytes (checked on the bytes read, so a
@@ -152,6 +197,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn names_sort_across_roots_and_listed_paths_keep_their_form() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("one")).unwrap();
+        std::fs::create_dir_all(d.join("two")).unwrap();
+        std::fs::write(d.join("one/b.sgf"), "(;)").unwrap();
+        std::fs::write(d.join("two/a.sgf"), "(;)").unwrap();
+        let names: Vec<_> = collect(&[Root::arg(d.join("one")), Root::arg(d.join("two"))])
+            .unwrap()
+            .into_iter()
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(names, ["a.sgf", "b.sgf"]);
+        let list = d.join("list.txt");
+        let one = d.join("one/b.sgf").display().to_string();
+        std::fs::write(&list, format!("{one}\n\n")).unwrap();
+        let roots = read_list(list.to_str().unwrap()).unwrap();
+        let inputs = collect(&roots).unwrap();
+        assert_eq!(inputs[0].name, one);
+    }
+
+    #[test]
     fn walks_sorted_sgf_only_case_insensitive() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
@@ -160,7 +227,7 @@ mod tests {
         for f in ["b/c/z.sgf", "a.SGF", "b/y.sgf", "b-x.sgf", "notes.txt"] {
             std::fs::write(d.join(f), "(;)").unwrap();
         }
-        let names: Vec<_> = collect(&[d.to_path_buf()])
+        let names: Vec<_> = collect(&[Root::arg(d)])
             .unwrap()
             .into_iter()
             .map(|i| i.name)
@@ -176,7 +243,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("game.sgf");
         std::fs::write(&f, "(;)").unwrap();
-        let inputs = collect(&[f]).unwrap();
+        let inputs = collect(&[Root::arg(f)]).unwrap();
         assert_eq!(inputs[0].name, "game.sgf");
         assert_eq!(read_input(&inputs[0], 3).unwrap(), b"(;)");
         let e = read_input(&inputs[0], 2).unwrap_err();
@@ -187,7 +254,7 @@ mod tests {
 
     #[test]
     fn a_missing_root_is_an_error() {
-        assert!(collect(&[PathBuf::from("/no/such/dir")]).is_err());
+        assert!(collect(&[Root::arg("/no/such/dir")]).is_err());
     }
 
     #[cfg(unix)]
@@ -198,7 +265,7 @@ mod tests {
         std::fs::write(d.join("real.sgf"), "(;)").unwrap();
         std::os::unix::fs::symlink(d.join("real.sgf"), d.join("link.sgf")).unwrap();
         std::os::unix::fs::symlink(d, d.join("loop")).unwrap();
-        let inputs = collect(&[d.to_path_buf()]).unwrap();
+        let inputs = collect(&[Root::arg(d)]).unwrap();
         let names: Vec<_> = inputs.iter().map(|i| i.name.as_str()).collect();
         assert_eq!(names, ["link.sgf", "real.sgf"]);
         let e = read_input(&inputs[0], u64::MAX).unwrap_err();

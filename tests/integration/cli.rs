@@ -237,3 +237,121 @@ fn chains_and_big_eyes_have_tables_of_their_own() {
     assert_eq!(bent["virtual_eyes"], "1");
     assert_eq!(bent["mpfix_eyes"], "0");
 }
+
+#[test]
+fn three_shards_merged_equal_one_run_byte_for_byte() {
+    let env = TestEnv::new();
+    let corpus = crate::util::corpus();
+    let corpus = corpus.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let o = env.run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run(&["analyze", corpus, "--out", "all", "-q"]);
+    for k in 0..3 {
+        run(&[
+            "analyze",
+            corpus,
+            "--out",
+            &format!("s{k}"),
+            "--shard",
+            &format!("{k}/3"),
+            "-q",
+        ]);
+    }
+    // Shards given in any order.
+    run(&["merge", "s2", "s0", "s1", "--out", "merged"]);
+    for name in [
+        "games.csv",
+        "blocks.csv",
+        "chains.csv",
+        "big_eyes.csv",
+        "manifest.tsv",
+    ] {
+        let one = env.output("all", name);
+        assert!(one.lines().count() > 1, "{name} has rows");
+        assert!(one == env.output("merged", name), "{name} differs");
+    }
+    // Each shard holds a real part of the games.
+    let parts: Vec<usize> = (0..3)
+        .map(|k| rows(&env.output(&format!("s{k}"), "games.csv")).len())
+        .collect();
+    assert!(parts.iter().all(|&n| n > 300), "{parts:?}");
+    assert_eq!(
+        parts.iter().sum::<usize>(),
+        rows(&env.output("all", "games.csv")).len()
+    );
+}
+
+#[test]
+fn merge_refuses_shards_that_do_not_belong_together() {
+    let env = mixed_inputs();
+    let run = |args: &[&str]| env.run(args);
+    for k in 0..3 {
+        assert!(run(&[
+            "analyze",
+            "in",
+            "--out",
+            &format!("s{k}"),
+            "--shard",
+            &format!("{k}/3")
+        ])
+        .status
+        .success());
+    }
+    assert!(run(&[
+        "analyze",
+        "in",
+        "--out",
+        "other",
+        "--shard",
+        "1/3",
+        "--max-file-size",
+        "1M"
+    ])
+    .status
+    .success());
+    assert!(run(&["analyze", "in", "--out", "whole"]).status.success());
+    let refused = |args: &[&str], why: &str| {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+        assert!(!env.dir.path().join("m/games.csv").exists());
+    };
+    refused(&["merge", "s0", "s1", "--out", "m"], "missing shards: 2/3");
+    refused(
+        &["merge", "s0", "s1", "s1", "s2", "--out", "m"],
+        "given twice",
+    );
+    refused(
+        &["merge", "s0", "other", "s2", "--out", "m"],
+        "max_file_size",
+    );
+    refused(&["merge", "s0", "s1", "whole", "--out", "m"], "not a shard");
+    refused(
+        &["merge", "s0", "s1", "in", "--out", "m"],
+        "not the output of",
+    );
+    assert!(run(&["merge", "s0", "s1", "s2", "--out", "m"])
+        .status
+        .success());
+}
+
+#[test]
+fn files_from_lists_paths_and_names_rows_by_them() {
+    let env = mixed_inputs();
+    let list = "in/good/one.sgf\nin/chinese.sgf\n\n";
+    std::fs::write(env.dir.path().join("list.txt"), list).unwrap();
+    let o = env.run(&["analyze", "--files-from", "list.txt", "--out", "out"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let files: Vec<String> = rows(&env.output("out", "games.csv"))
+        .iter()
+        .map(|r| r["file"].clone())
+        .collect();
+    assert_eq!(files, ["in/chinese.sgf", "in/good/one.sgf"]);
+}

@@ -85,7 +85,7 @@ fn final_positions_equal_sgfmill_on_every_pro_game() {
         })
         .collect();
 
-    let inputs = source::collect(&[root]).unwrap();
+    let inputs = source::collect(&[source::Root::arg(root)]).unwrap();
     assert_eq!(
         inputs.len(),
         reference.len(),

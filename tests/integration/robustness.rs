@@ -94,7 +94,8 @@ fn hostile_inputs_each_give_a_row() {
 fn a_file_deleted_during_the_walk_is_an_io_error() {
     let env = TestEnv::new();
     env.write("gone.sgf", "(;SZ[9];B[ee])");
-    let inputs = livingblocks::source::collect(&[env.input()]).unwrap();
+    let inputs =
+        livingblocks::source::collect(&[livingblocks::source::Root::arg(env.input())]).unwrap();
     std::fs::remove_file(env.input().join("gone.sgf")).unwrap();
     let e = livingblocks::source::read_input(&inputs[0], u64::MAX).unwrap_err();
     assert_eq!(e.status(), Status::IoError);
@@ -183,7 +184,7 @@ fn ctrl_c_stops_with_130_and_leaves_no_table() {
     let env = TestEnv::new();
     // Enough work to be interrupted: the embedded corpus, four times over.
     let corpus = crate::util::corpus();
-    let inputs = livingblocks::source::collect(&[corpus]).unwrap();
+    let inputs = livingblocks::source::collect(&[livingblocks::source::Root::arg(corpus)]).unwrap();
     for copy in 0..4 {
         for input in &inputs {
             let bytes = std::fs::read(&input.path).unwrap();

@@ -1,0 +1,171 @@
+//! `livingblocks merge`: joins the outputs of `analyze --shard K/N` runs into the tables one
+//! run over everything would have written, byte for byte. Inputs are ordered by name and each
+//! lives in exactly one shard, so each table is a k-way merge of the shards' rows, grouped by
+//! the `file` column. Shards that do not belong together are refused before anything is
+//! written.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::app::{AppError, RunReport};
+use crate::sink::manifest::MUST_AGREE;
+use crate::sink::{Manifest, RunStats, Table, TABLES};
+use crate::source::Shard;
+
+/// Merges shard folders into `out`.
+pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
+    let start = Instant::now();
+    let manifests = check_shards(shards)?;
+    std::fs::create_dir_all(out).map_err(|e| {
+        AppError::Config(format!(
+            "{}: cannot create output folder: {e}",
+            out.display()
+        ))
+    })?;
+    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
+    let mut outputs = Vec::new();
+    for (name, columns) in TABLES {
+        let path = out.join(name);
+        let mut table = Table::create(&path, columns).map_err(write_err)?;
+        merge_table(shards, name, columns, &mut table)?;
+        table.finish().map_err(write_err)?;
+        outputs.push(path);
+    }
+    let mut stats = RunStats::default();
+    for m in &manifests {
+        stats += &m.totals().map_err(AppError::Config)?;
+    }
+    let mut merged = manifests[0].clone();
+    merged.entries.insert("shard".into(), "all".into());
+    merged.set_totals(&stats);
+    let m = out.join("manifest.tsv");
+    merged.write(&m).map_err(write_err)?;
+    outputs.push(m);
+    Ok(RunReport {
+        stats,
+        elapsed: start.elapsed(),
+        threads: 1,
+        outputs,
+    })
+}
+
+/// Reads every shard's manifest and refuses a set that is not exactly the shards 0..N of one
+/// run: a missing or repeated shard, or shards of another version or other options.
+fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
+    let bad = |s: String| AppError::Config(s);
+    let mut manifests = Vec::new();
+    let mut seen: BTreeMap<u32, &PathBuf> = BTreeMap::new();
+    let mut n = None;
+    for dir in shards {
+        let m = Manifest::read(&dir.join("manifest.tsv"))
+            .map_err(|e| bad(format!("{e}: not the output of `livingblocks analyze`")))?;
+        let shard: Shard = m.get("shard").unwrap_or("").parse().map_err(|_| {
+            bad(format!(
+                "{}: not a shard (run with --shard K/N)",
+                dir.display()
+            ))
+        })?;
+        match n {
+            None => n = Some(shard.n),
+            Some(n) if n != shard.n => {
+                return Err(bad(format!(
+                    "{}: shard {shard} is from a split into {} shards, not {n}",
+                    dir.display(),
+                    shard.n
+                )))
+            }
+            _ => {}
+        }
+        if let Some(other) = seen.insert(shard.k, dir) {
+            return Err(bad(format!(
+                "shard {shard} given twice: {} and {}",
+                other.display(),
+                dir.display()
+            )));
+        }
+        if let Some(first) = manifests.first() {
+            let first: &Manifest = first;
+            for key in MUST_AGREE {
+                if first.get(key) != m.get(key) {
+                    return Err(bad(format!(
+                        "{}: {key} is {:?}, but {} has {:?}: shards of different runs",
+                        dir.display(),
+                        m.get(key).unwrap_or(""),
+                        shards[0].display(),
+                        first.get(key).unwrap_or("")
+                    )));
+                }
+            }
+        }
+        manifests.push(m);
+    }
+    let n = n.ok_or_else(|| bad("no shard folders given".into()))?;
+    let missing: Vec<String> = (0..n)
+        .filter(|k| !seen.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(bad(format!("missing shards: {}", missing.join(", "))));
+    }
+    Ok(manifests)
+}
+
+/// K-way merge of one table: repeatedly takes the shard whose next input (the `file` column)
+/// comes first, and copies all of that input's rows.
+fn merge_table(
+    shards: &[PathBuf],
+    name: &str,
+    columns: &[&str],
+    out: &mut Table,
+) -> Result<(), AppError> {
+    let read_err = |p: &Path, e: csv::Error| AppError::Output(format!("{}: {e}", p.display()));
+    let mut readers = Vec::new();
+    let mut heads: Vec<Option<csv::ByteRecord>> = Vec::new();
+    for dir in shards {
+        let path = dir.join(name);
+        let mut r = csv::Reader::from_path(&path).map_err(|e| read_err(&path, e))?;
+        let header: Vec<&[u8]> = r
+            .byte_headers()
+            .map_err(|e| read_err(&path, e))?
+            .iter()
+            .collect();
+        let expected: Vec<&[u8]> = columns.iter().map(|c| c.as_bytes()).collect();
+        if header != expected {
+            return Err(AppError::Config(format!(
+                "{}: columns differ from this version's",
+                path.display()
+            )));
+        }
+        let mut first = csv::ByteRecord::new();
+        let has = r
+            .read_byte_record(&mut first)
+            .map_err(|e| read_err(&path, e))?;
+        heads.push(has.then_some(first));
+        readers.push((path, r));
+    }
+    let write_err = |e: std::io::Error| AppError::Output(e.to_string());
+    loop {
+        let Some(i) = (0..heads.len())
+            .filter(|&i| heads[i].is_some())
+            .min_by(|&a, &b| heads[a].as_ref().unwrap()[0].cmp(&heads[b].as_ref().unwrap()[0]))
+        else {
+            return Ok(());
+        };
+        let key = heads[i].as_ref().unwrap()[0].to_vec();
+        while let Some(rec) = heads[i].take() {
+            if rec[0] != key[..] {
+                heads[i] = Some(rec);
+                break;
+            }
+            out.record(&rec).map_err(write_err)?;
+            let (path, r) = &mut readers[i];
+            let mut next = csv::ByteRecord::new();
+            if r.read_byte_record(&mut next)
+                .map_err(|e| read_err(path, e))?
+            {
+                heads[i] = Some(next);
+            }
+        }
+    }
+}

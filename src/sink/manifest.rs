@@ -1,0 +1,108 @@
+//! DIR/manifest.tsv: what produced a run's tables (version, schema, options, shard) and its
+//! totals. `merge` reads it to refuse shards that do not belong together, and writes the
+//! merged one, which equals the manifest of a single run over everything.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::Path;
+
+use super::{AtomicFile, RunStats};
+use crate::record::Status;
+
+/// Bumped whenever a table's columns or their meaning change.
+pub const SCHEMA: u32 = 1;
+
+/// The keys that must agree between shards of one run.
+pub const MUST_AGREE: &[&str] = &[
+    "livingblocks",
+    "schema",
+    "max_file_size",
+    "paths",
+    "files_from",
+];
+
+/// The manifest as ordered key → value pairs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Manifest {
+    pub entries: BTreeMap<String, String>,
+}
+
+impl Manifest {
+    /// The manifest of a run: its settings and totals.
+    pub fn of_run(
+        settings: &[(&str, String)],
+        shard: Option<String>,
+        stats: &RunStats,
+    ) -> Manifest {
+        let mut entries = BTreeMap::new();
+        entries.insert("livingblocks".into(), env!("CARGO_PKG_VERSION").into());
+        entries.insert("schema".into(), SCHEMA.to_string());
+        for (k, v) in settings {
+            entries.insert((*k).into(), v.clone());
+        }
+        entries.insert("shard".into(), shard.unwrap_or_else(|| "all".into()));
+        let mut m = Manifest { entries };
+        m.set_totals(stats);
+        m
+    }
+
+    /// Writes the totals (`files`, `rows`, `games`, `status_*`).
+    pub fn set_totals(&mut self, s: &RunStats) {
+        self.entries.retain(|k, _| !k.starts_with("status_"));
+        self.entries.insert("files".into(), s.files.to_string());
+        self.entries.insert("rows".into(), s.rows.to_string());
+        self.entries.insert("games".into(), s.games.to_string());
+        for st in Status::ALL {
+            self.entries
+                .insert(format!("status_{}", st.as_str()), s.count(st).to_string());
+        }
+    }
+
+    /// The totals back as run statistics (bytes are not kept).
+    pub fn totals(&self) -> Result<RunStats, String> {
+        let num = |k: &str| -> Result<u64, String> {
+            self.get(k)
+                .ok_or_else(|| format!("manifest has no {k}"))?
+                .parse()
+                .map_err(|_| format!("manifest: {k} is not a number"))
+        };
+        let mut s = RunStats {
+            files: num("files")?,
+            rows: num("rows")?,
+            games: num("games")?,
+            ..RunStats::default()
+        };
+        for st in Status::ALL {
+            let n = num(&format!("status_{}", st.as_str()))?;
+            if n > 0 {
+                s.by_status.insert(st, n);
+            }
+        }
+        Ok(s)
+    }
+
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries.get(key).map(String::as_str)
+    }
+
+    pub fn write(&self, path: &Path) -> io::Result<()> {
+        let mut f = AtomicFile::create(path)?;
+        writeln!(f, "key\tvalue")?;
+        for (k, v) in &self.entries {
+            writeln!(f, "{k}\t{}", v.replace(['\t', '\n'], " "))?;
+        }
+        f.commit()
+    }
+
+    pub fn read(path: &Path) -> Result<Manifest, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut entries = BTreeMap::new();
+        for line in text.lines().skip(1) {
+            let (k, v) = line
+                .split_once('\t')
+                .ok_or_else(|| format!("{}: not a manifest line: {line:?}", path.display()))?;
+            entries.insert(k.to_string(), v.to_string());
+        }
+        Ok(Manifest { entries })
+    }
+}
