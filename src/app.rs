@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::analyze::analyze_file;
 use crate::record::{FileAnalysis, GameRecord, Status};
 use crate::sink::{Manifest, Outputs, RunStats};
-use crate::source::{self, Input, Root, Shard};
+use crate::source::{self, Input, Member, Root, Shard};
 
 /// A validated `analyze` request: no CLI types past this point.
 #[derive(Clone, Debug)]
@@ -111,31 +111,33 @@ pub fn analyze(
         .map_err(|e| AppError::Config(format!("cannot start {} threads: {e}", config.threads)))?;
 
     progress.start(inputs.len() as u64);
-    let mut stats = RunStats::default();
-    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
-    let cap = config.max_file_size;
-    for batch in inputs.chunks(BATCH) {
-        let results: Vec<Option<(Option<u64>, FileAnalysis)>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|input| (!cancel.load(Ordering::Relaxed)).then(|| process_input(input, cap)))
-                .collect()
-        });
-        if cancel.load(Ordering::Relaxed) {
-            return Err(AppError::Interrupted);
-        }
-        for (input, result) in batch.iter().zip(&results) {
-            let (bytes, analysis) = result.as_ref().ok_or(AppError::Interrupted)?;
-            for g in analysis.games.iter().filter(|g| g.status != Status::Ok) {
-                progress.warn(&input.path, g.game, g.status, &g.detail);
+    let mut run = Batcher {
+        pool: &pool,
+        outputs: &mut outputs,
+        stats: RunStats::default(),
+        progress,
+        cancel,
+        cap: config.max_file_size,
+        out: &config.out,
+        work: Vec::new(),
+        work_bytes: 0,
+    };
+    for input in &inputs {
+        match source::container_of(&input.name)
+            .filter(|_| input.problem.is_none() && input.skip.is_none())
+        {
+            None => run.push(Work::Read(input.clone()))?,
+            Some(container) => {
+                source::for_each_member(input, container, run.cap, &mut |m: Member| {
+                    run.push(Work::Member(input.path.clone(), m))
+                })?;
             }
-            outputs
-                .write_file(&input.name, *bytes, analysis)
-                .map_err(write_err)?;
-            stats += &RunStats::of_file(*bytes, analysis);
         }
-        progress.advance(&stats);
+        run.stats.inputs += 1;
     }
+    run.flush()?;
+    let stats = run.stats;
+    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
     let manifest = Manifest::of_run(
         &[
             ("max_file_size", config.max_file_size.to_string()),
@@ -153,6 +155,120 @@ pub fn analyze(
         threads: config.threads,
         outputs: paths,
     })
+}
+
+/// A unit of work, in output order.
+enum Work {
+    /// A plain file, read by the worker that analyses it.
+    Read(Input),
+    /// Bytes already taken out of an archive or a compressed stream (with the container's
+    /// path, for warnings).
+    Member(PathBuf, Member),
+}
+
+/// Gathers work into batches, analyses each batch in parallel and writes it in order.
+struct Batcher<'a> {
+    pool: &'a rayon::ThreadPool,
+    outputs: &'a mut Outputs,
+    stats: RunStats,
+    progress: &'a dyn Progress,
+    cancel: &'a AtomicBool,
+    cap: u64,
+    out: &'a std::path::Path,
+    work: Vec<Work>,
+    /// Bytes held by the batch's members, bounded so memory stays flat.
+    work_bytes: usize,
+}
+
+/// Bytes of archive members held in one batch at most.
+const BATCH_BYTES: usize = 256 << 20;
+
+impl Batcher<'_> {
+    fn push(&mut self, w: Work) -> Result<(), AppError> {
+        if let Work::Member(_, m) = &w {
+            self.work_bytes += m.bytes.as_ref().map_or(0, Vec::len);
+        }
+        self.work.push(w);
+        if self.work.len() >= BATCH || self.work_bytes >= BATCH_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), AppError> {
+        let cap = self.cap;
+        let cancel = self.cancel;
+        let work = std::mem::take(&mut self.work);
+        self.work_bytes = 0;
+        let results: Vec<Option<(Option<u64>, FileAnalysis)>> = self.pool.install(|| {
+            work.par_iter()
+                .map(|w| {
+                    (!cancel.load(Ordering::Relaxed)).then(|| match w {
+                        Work::Read(input) => process_input(input, cap),
+                        Work::Member(_, m) => process_member(m),
+                    })
+                })
+                .collect()
+        });
+        if cancel.load(Ordering::Relaxed) {
+            return Err(AppError::Interrupted);
+        }
+        let out = self.out;
+        let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
+        for (w, result) in work.iter().zip(&results) {
+            let (bytes, analysis) = result.as_ref().ok_or(AppError::Interrupted)?;
+            let (name, path, first_of_file) = match w {
+                Work::Read(input) => (input.name.as_str(), &input.path, true),
+                Work::Member(path, m) => (m.name.as_str(), path, m.game_offset == 0),
+            };
+            for g in analysis.games.iter().filter(|g| g.status != Status::Ok) {
+                self.progress.warn(path, g.game, g.status, &g.detail);
+            }
+            self.outputs
+                .write_file(name, *bytes, analysis)
+                .map_err(write_err)?;
+            let mut s = RunStats::of_file(*bytes, analysis);
+            s.files = u64::from(first_of_file);
+            self.stats += &s;
+        }
+        self.progress.advance(&self.stats);
+        Ok(())
+    }
+}
+
+/// Analyses one member of a container; its games are numbered from its offset in the stream.
+fn process_member(m: &Member) -> (Option<u64>, FileAnalysis) {
+    match &m.bytes {
+        Ok(bytes) => {
+            let mut a = analyze_file(bytes);
+            for g in &mut a.games {
+                g.game = g.game.map(|i| i + m.game_offset).or_else(|| {
+                    // A game tree of a stream that failed on its own keeps its number.
+                    (m.game_offset > 0 || is_stream_piece(m)).then_some(m.game_offset)
+                });
+            }
+            (Some(bytes.len() as u64), a)
+        }
+        Err(e) => (
+            None,
+            FileAnalysis {
+                encoding: None,
+                games: vec![GameRecord {
+                    game: is_stream_piece(m).then_some(m.game_offset),
+                    ..GameRecord::file_failure(e.status(), e.to_string())
+                }],
+            },
+        ),
+    }
+}
+
+/// Whether a member is one game tree of a compressed collection (named like the stream
+/// itself, not `archive!member`).
+fn is_stream_piece(m: &Member) -> bool {
+    matches!(
+        source::container_of(&m.name),
+        Some(source::Container::Stream(_))
+    )
 }
 
 /// Reads and analyses one input; a read failure is a row like any other.

@@ -111,8 +111,19 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
     Ok(manifests)
 }
 
-/// K-way merge of one table: repeatedly takes the shard whose next input (the `file` column)
-/// comes first, and copies all of that input's rows.
+/// The input a row belongs to: its `file`, or for `archive!member` the archive, whose
+/// members keep archive order.
+fn input_key(file: &[u8]) -> &[u8] {
+    match file.iter().position(|&b| b == b'!') {
+        Some(i) if crate::source::container_of(&String::from_utf8_lossy(&file[..i])).is_some() => {
+            &file[..i]
+        }
+        _ => file,
+    }
+}
+
+/// K-way merge of one table: repeatedly takes the shard whose next input (by the `file`
+/// column) comes first, and copies all of that input's rows.
 fn merge_table(
     shards: &[PathBuf],
     name: &str,
@@ -148,13 +159,16 @@ fn merge_table(
     loop {
         let Some(i) = (0..heads.len())
             .filter(|&i| heads[i].is_some())
-            .min_by(|&a, &b| heads[a].as_ref().unwrap()[0].cmp(&heads[b].as_ref().unwrap()[0]))
+            .min_by(|&a, &b| {
+                input_key(&heads[a].as_ref().unwrap()[0])
+                    .cmp(input_key(&heads[b].as_ref().unwrap()[0]))
+            })
         else {
             return Ok(());
         };
-        let key = heads[i].as_ref().unwrap()[0].to_vec();
+        let key = input_key(&heads[i].as_ref().unwrap()[0]).to_vec();
         while let Some(rec) = heads[i].take() {
-            if rec[0] != key[..] {
+            if input_key(&rec[0]) != &key[..] {
                 heads[i] = Some(rec);
                 break;
             }
@@ -167,5 +181,18 @@ fn merge_table(
                 heads[i] = Some(next);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn archive_members_group_under_their_archive() {
+        assert_eq!(input_key(b"set.zip!games/z.sgf"), b"set.zip");
+        assert_eq!(input_key(b"set.tar.gz!a.sgf"), b"set.tar.gz");
+        assert_eq!(input_key(b"odd!name.sgf"), b"odd!name.sgf");
+        assert_eq!(input_key(b"dump.sgf.xz"), b"dump.sgf.xz");
     }
 }

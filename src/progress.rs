@@ -37,7 +37,7 @@ impl Terminal {
             let bar = ProgressBar::new(0);
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files  {msg}  ETA {eta}",
+                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} inputs  {msg}  ETA {eta}",
                 )
                 .expect("valid template"),
             );
@@ -68,7 +68,7 @@ impl Progress for Terminal {
         match &self.mode {
             Mode::Quiet => {}
             Mode::Bar(bar) => {
-                bar.set_position(s.files);
+                bar.set_position(s.inputs);
                 bar.set_message(format!("{} games  {rate:.0} games/s", s.games));
             }
             Mode::Log => {
@@ -76,8 +76,8 @@ impl Progress for Terminal {
                 if last.elapsed() >= LOG_EVERY {
                     *last = Instant::now();
                     eprintln!(
-                        "livingblocks: {}/{} files, {} games, {rate:.0} games/s",
-                        s.files,
+                        "livingblocks: {}/{} inputs, {} games, {rate:.0} games/s",
+                        s.inputs,
                         self.total.borrow(),
                         s.games
                     );

@@ -8,6 +8,9 @@ use crate::record::{FileAnalysis, Status};
 /// Counts of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
+    /// Inputs finished: files, archives and compressed collections, each counted once.
+    pub inputs: u64,
+    /// Files analysed: plain files, archive members, and each compressed collection once.
     pub files: u64,
     /// Rows written: games, plus one per file that yielded none.
     pub rows: u64,
@@ -45,6 +48,7 @@ impl RunStats {
 
 impl AddAssign<&RunStats> for RunStats {
     fn add_assign(&mut self, o: &RunStats) {
+        self.inputs += o.inputs;
         self.files += o.files;
         self.rows += o.rows;
         self.games += o.games;

@@ -96,7 +96,7 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
                 Ok(e) => {
                     let kind = e.file_type();
                     // The root itself may be a folder named `x.sgf`: it is walked.
-                    if !is_sgf(e.path()) || e.depth() == 0 {
+                    if !is_input_name(e.path()) || e.depth() == 0 {
                         continue;
                     }
                     let skip = if kind.is_file() {
@@ -174,9 +174,13 @@ pub fn read_input(input: &Input, cap: u64) -> Result<Vec<u8>, InputError> {
     Ok(bytes)
 }
 
-fn is_sgf(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+/// `.sgf` files, and the archives and compressed collections `archive` reads.
+fn is_input_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.to_ascii_lowercase().ends_with(".sgf") || super::archive::container_of(&name).is_some()
 }
 
 fn relative_name(root: &Path, path: &Path) -> String {

@@ -1,5 +1,6 @@
 //! End-to-end tests, built into one binary (as ripgrep does) around a small `util` module.
 
+mod archives;
 mod cli;
 mod edge_cases;
 mod replay_reference;

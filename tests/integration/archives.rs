@@ -1,0 +1,195 @@
+//! Archives and compressed collections as inputs, built here with the same crates.
+
+use std::io::Write;
+
+use crate::util::{rows, TestEnv};
+
+const A: &str = "(;SZ[9];B[ee];W[cc])";
+const B: &str = "(;SZ[9]AB[aa][bb];W[ee])";
+
+fn tar_of(files: &[(&str, &str)]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (name, text) in files {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(text.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        b.append_data(&mut h, name, text.as_bytes()).unwrap();
+    }
+    b.into_inner().unwrap()
+}
+
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+fn bz2(bytes: &[u8]) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+fn xz(bytes: &[u8]) -> Vec<u8> {
+    let mut e = xz2::write::XzEncoder::new(Vec::new(), 6);
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, text) in files {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(text.as_bytes()).unwrap();
+    }
+    z.finish().unwrap().into_inner()
+}
+
+#[test]
+fn every_container_kind_is_read_in_place() {
+    let env = TestEnv::new();
+    let members = [
+        ("games/z.sgf", A),
+        ("games/a.SGF", B),
+        ("notes.txt", "not a game"),
+    ];
+    env.write("set.zip", zip_of(&members));
+    env.write("set.tar", tar_of(&members));
+    env.write("set.tar.gz", gz(&tar_of(&members)));
+    env.write("set.tar.bz2", bz2(&tar_of(&members)));
+    env.write("set.tar.xz", xz(&tar_of(&members)));
+    let dump = format!("{A}\n{B}\n{A}");
+    env.write("dump.sgf.gz", gz(dump.as_bytes()));
+    env.write("dump.sgf.bz2", bz2(dump.as_bytes()));
+    env.write("dump.sgf.xz", xz(dump.as_bytes()));
+    env.write("plain.sgf", A);
+
+    let games = rows(&env.analyze("out", 2));
+    let got: Vec<(String, String, String)> = games
+        .iter()
+        .map(|r| (r["file"].clone(), r["game"].clone(), r["status"].clone()))
+        .collect();
+    let ok = |f: &str, g: &str| (f.to_string(), g.to_string(), "ok".to_string());
+    let mut expected = Vec::new();
+    for dump in ["dump.sgf.bz2", "dump.sgf.gz", "dump.sgf.xz"] {
+        for g in ["0", "1", "2"] {
+            expected.push(ok(dump, g));
+        }
+    }
+    expected.push(ok("plain.sgf", "0"));
+    for set in [
+        "set.tar",
+        "set.tar.bz2",
+        "set.tar.gz",
+        "set.tar.xz",
+        "set.zip",
+    ] {
+        // Members in archive order, not sorted.
+        expected.push(ok(&format!("{set}!games/z.sgf"), "0"));
+        expected.push(ok(&format!("{set}!games/a.SGF"), "0"));
+    }
+    assert_eq!(got, expected);
+    let b = games
+        .iter()
+        .find(|r| r["file"] == "dump.sgf.xz" && r["game"] == "1")
+        .unwrap();
+    assert_eq!(b["setup_stones"], "2");
+    assert_eq!(b["bytes"], B.len().to_string());
+}
+
+#[test]
+fn a_decompression_bomb_is_capped() {
+    let env = TestEnv::new();
+    // 64 MiB of comment that compresses to a few dozen KiB.
+    let bomb = format!("{A}(;SZ[9]C[{}];B[aa]){B}", "x".repeat(64 << 20));
+    env.write("bomb.sgf.gz", gz(bomb.as_bytes()));
+    env.write(
+        "bomb.zip",
+        zip_of(&[
+            ("big.sgf", &bomb[A.len()..bomb.len() - B.len()]),
+            ("small.sgf", A),
+        ]),
+    );
+    let o = env.run(&[
+        "analyze",
+        "in",
+        "--out",
+        "out",
+        "--max-file-size",
+        "1M",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = rows(&env.output("out", "games.csv"));
+    let got: Vec<(&str, &str, &str)> = games
+        .iter()
+        .map(|r| (r["file"].as_str(), r["game"].as_str(), r["status"].as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("bomb.sgf.gz", "0", "ok"),
+            ("bomb.sgf.gz", "1", "too_large"),
+            ("bomb.sgf.gz", "2", "ok"),
+            ("bomb.zip!big.sgf", "", "too_large"),
+            ("bomb.zip!small.sgf", "0", "ok"),
+        ]
+    );
+}
+
+#[test]
+fn a_corrupt_archive_is_a_row() {
+    let env = TestEnv::new();
+    env.write("broken.zip", b"PK\x03\x04 this is not really a zip");
+    let mut tgz = gz(&tar_of(&[("a.sgf", A)]));
+    tgz.truncate(tgz.len() / 2);
+    env.write("cut.tar.gz", tgz);
+    let games = rows(&env.analyze("out", 1));
+    assert!(
+        games
+            .iter()
+            .any(|r| r["file"] == "broken.zip" && r["status"] == "io_error"),
+        "{games:?}"
+    );
+    assert!(
+        games
+            .iter()
+            .any(|r| r["file"].starts_with("cut.tar.gz") && r["status"] != "ok"),
+        "{games:?}"
+    );
+}
+
+#[test]
+fn shards_with_archives_merge_to_one_run() {
+    let env = TestEnv::new();
+    let members = [("z.sgf", A), ("a.sgf", B), ("m.sgf", A)];
+    for i in 0..6 {
+        env.write(&format!("set{i}.zip"), zip_of(&members));
+        env.write(&format!("dump{i}.sgf.gz"), gz(format!("{A}{B}").as_bytes()));
+        env.write(&format!("plain{i}.sgf"), B);
+    }
+    env.analyze("all", 2);
+    for k in 0..2 {
+        let o = env.run(&[
+            "analyze",
+            "in",
+            "--out",
+            &format!("s{k}"),
+            "--shard",
+            &format!("{k}/2"),
+            "-q",
+        ]);
+        assert!(o.status.success());
+    }
+    let o = env.run(&["merge", "s0", "s1", "--out", "merged"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["games.csv", "blocks.csv", "manifest.tsv"] {
+        assert!(
+            env.output("all", name) == env.output("merged", name),
+            "{name} differs"
+        );
+    }
+}
