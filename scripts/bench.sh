@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the release binary over a folder at one thread and at N threads (best of R runs each),
+# and writes reports/bench/bench.md and reports/bench/bench.csv: wall time, games/s, peak RSS,
+# speed-up, and whether the outputs are byte-identical.
+#
+#   scripts/bench.sh [DIR] [N] [R]     defaults: ../shared/corpus/pro/games, nproc, 3
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-../shared/corpus/pro/games}
+threads=${2:-$(nproc)}
+repeats=${3:-3}
+[ -d "$dir" ] || { echo "bench: $dir is not a folder" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time; apt-get install time)" >&2; exit 2; }
+cargo build --release --quiet
+bin=target/release/livingblocks
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+best() { # threads -> "wall_s games rss_kib" of the fastest run
+  local j=$1 line bestline="" bestwall=""
+  for _ in $(seq "$repeats"); do
+    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" analyze "$dir" --out "$work/j$j" -j "$j" -q 2>"$work/log"
+    local games; games=$(grep -o '[0-9]* games in' "$work/log" | grep -o '^[0-9]*')
+    read -r wall rss <"$work/time"
+    line="$wall $games $rss"
+    if [ -z "$bestwall" ] || awk -v a="$wall" -v b="$bestwall" 'BEGIN{exit !(a<b)}'; then
+      bestwall=$wall; bestline=$line
+    fi
+  done
+  echo "$bestline"
+}
+
+read -r w1 g1 r1 <<<"$(best 1)"
+read -r wn gn rn <<<"$(best "$threads")"
+same=yes
+for f in games.csv blocks.csv chains.csv big_eyes.csv manifest.tsv; do
+  cmp -s "$work/j1/$f" "$work/j$threads/$f" || same=no
+done
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+rate() { awk -v g="$1" -v w="$2" 'BEGIN{printf "%.0f", g/w}'; }
+mib() { awk -v k="$1" 'BEGIN{printf "%.1f", k/1024}'; }
+speedup=$(awk -v a="$w1" -v b="$wn" 'BEGIN{printf "%.2f", a/b}')
+
+mkdir -p reports/bench
+{
+  echo "threads,wall_s,games,games_per_s,peak_rss_mib"
+  echo "1,$w1,$g1,$(rate "$g1" "$w1"),$(mib "$r1")"
+  echo "$threads,$wn,$gn,$(rate "$gn" "$wn"),$(mib "$rn")"
+} >reports/bench/bench.csv
+cat >reports/bench/bench.md <<MD
+# livingblocks throughput
+
+\`scripts/bench.sh $dir $threads $repeats\` on $(date -u +%Y-%m-%d): $(nproc) cores ($cpu),
+$(free -g | awk '/Mem:/{print $2}') GiB, release build, best of $repeats runs, files in the page cache.
+
+| threads | wall | games | games/s | peak RSS |
+|---|---|---|---|---|
+| 1 | ${w1} s | $g1 | $(rate "$g1" "$w1") | $(mib "$r1") MiB |
+| $threads | ${wn} s | $gn | $(rate "$gn" "$wn") | $(mib "$rn") MiB |
+
+Speed-up at $threads threads: ${speedup}×. Outputs byte-identical at 1 and $threads threads: $same.
+MD
+cat reports/bench/bench.md
