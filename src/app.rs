@@ -219,7 +219,7 @@ impl Batcher<'_> {
             let (bytes, analysis) = result.as_ref().ok_or(AppError::Interrupted)?;
             let (name, path, first_of_file) = match w {
                 Work::Read(input) => (input.name.as_str(), &input.path, true),
-                Work::Member(path, m) => (m.name.as_str(), path, m.game_offset == 0),
+                Work::Member(path, m) => (m.name.as_str(), path, m.game.unwrap_or(0) == 0),
             };
             for g in analysis.games.iter().filter(|g| g.status != Status::Ok) {
                 self.progress.warn(path, g.game, g.status, &g.detail);
@@ -236,16 +236,17 @@ impl Batcher<'_> {
     }
 }
 
-/// Analyses one member of a container; its games are numbered from its offset in the stream.
+/// Analyses one member of a container. A game tree of a stream keeps its number in the
+/// stream, also when it fails on its own.
 fn process_member(m: &Member) -> (Option<u64>, FileAnalysis) {
     match &m.bytes {
         Ok(bytes) => {
             let mut a = analyze_file(bytes);
             for g in &mut a.games {
-                g.game = g.game.map(|i| i + m.game_offset).or_else(|| {
-                    // A game tree of a stream that failed on its own keeps its number.
-                    (m.game_offset > 0 || is_stream_piece(m)).then_some(m.game_offset)
-                });
+                g.game = match (g.game, m.game) {
+                    (Some(i), n) => Some(i + n.unwrap_or(0)),
+                    (None, n) => n,
+                };
             }
             (Some(bytes.len() as u64), a)
         }
@@ -254,21 +255,12 @@ fn process_member(m: &Member) -> (Option<u64>, FileAnalysis) {
             FileAnalysis {
                 encoding: None,
                 games: vec![GameRecord {
-                    game: is_stream_piece(m).then_some(m.game_offset),
+                    game: m.game,
                     ..GameRecord::file_failure(e.status(), e.to_string())
                 }],
             },
         ),
     }
-}
-
-/// Whether a member is one game tree of a compressed collection (named like the stream
-/// itself, not `archive!member`).
-fn is_stream_piece(m: &Member) -> bool {
-    matches!(
-        source::container_of(&m.name),
-        Some(source::Container::Stream(_))
-    )
 }
 
 /// Reads and analyses one input; a read failure is a row like any other.

@@ -60,8 +60,9 @@ pub fn container_of(name: &str) -> Option<Container> {
 pub struct Member {
     /// The `file` column: `archive!member`, or the stream's own name.
     pub name: String,
-    /// Added to the game numbers of its rows (a stream's trees are numbered across it).
-    pub game_offset: usize,
+    /// For a game tree of a compressed collection, its number in the stream; `None` for an
+    /// archive member (a file of its own, its games numbered from 0).
+    pub game: Option<usize>,
     pub bytes: Result<Vec<u8>, InputError>,
 }
 
@@ -75,7 +76,7 @@ pub fn for_each_member<E>(
 ) -> Result<(), E> {
     let failed = |e: io::Error| Member {
         name: input.name.clone(),
-        game_offset: 0,
+        game: None,
         bytes: Err(InputError::Io(e)),
     };
     let file = match File::open(&input.path) {
@@ -136,7 +137,7 @@ fn zip_members<E>(
         Err(e) => {
             return each(Member {
                 name: input.name.clone(),
-                game_offset: 0,
+                game: None,
                 bytes: Err(InputError::Walk(format!("not a readable zip archive: {e}"))),
             })
         }
@@ -158,7 +159,7 @@ fn zip_members<E>(
         };
         each(Member {
             name,
-            game_offset: 0,
+            game: None,
             bytes,
         })?;
     }
@@ -187,7 +188,7 @@ fn tar_members<E>(
         let bytes = read_capped(&mut entry, size, cap);
         if let Err(e) = each(Member {
             name: format!("{}!{path}", input.name),
-            game_offset: 0,
+            game: None,
             bytes,
         }) {
             return Ok(Err(e));
@@ -210,7 +211,7 @@ fn stream_trees<E>(
     let mut emit = |bytes: Result<Vec<u8>, InputError>, game: &mut usize| {
         let m = Member {
             name: input.name.clone(),
-            game_offset: *game,
+            game: Some(*game),
             bytes,
         };
         *game += 1;
