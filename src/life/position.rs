@@ -89,12 +89,15 @@ pub fn analyze_life(board: &Board, net: &Net, to_move: Color) -> Life {
         t.big_eyes_uncredited = big.uncredited as u32;
         let virtual_eyes = big.virtual_eyes(net, |owner| owner == to_move);
         let extra: Vec<usize> = ids.iter().map(|&g| virtual_eyes[g]).collect();
-        let with_eyes = cnet.with_extra_own(&extra);
-
         let v95 = mp95(&cnet);
         let vfix = mpfix(&cnet);
-        let v95e = mp95(&with_eyes);
-        let vfixe = mpfix(&with_eyes);
+        // Without big eyes the +eyes nets are the same nets.
+        let (v95e, vfixe) = if extra.iter().all(|&e| e == 0) {
+            (v95.clone(), vfix.clone())
+        } else {
+            let with_eyes = cnet.with_extra_own(&extra);
+            (mp95(&with_eyes), mpfix(&with_eyes))
+        };
         for (local, &g) in ids.iter().enumerate() {
             let v = &mut life.blocks[g];
             v.benson = b.alive[g];
