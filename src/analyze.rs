@@ -8,6 +8,7 @@ use crate::life::{analyze_life, Net};
 use crate::record::{
     BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRecord, PositionStats, Status,
 };
+use crate::sgf::result::RecordInfo;
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
@@ -75,6 +76,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         }
     };
     let info = GameInfo::from_main_line(root);
+    let record = Some(RecordInfo::read(&info));
     let r = match replay(root) {
         Ok(r) => r,
         Err(e) => {
@@ -85,6 +87,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
                 size: None,
                 position: None,
                 info,
+                record,
                 blocks: Vec::new(),
                 chains: Vec::new(),
                 big_eyes: Vec::new(),
@@ -167,6 +170,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         size: Some(r.board.size()),
         position: Some(position),
         info,
+        record,
         blocks,
         chains,
         big_eyes,

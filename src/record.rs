@@ -2,6 +2,7 @@
 
 use crate::go::{Color, Point};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
+use crate::sgf::result::RecordInfo;
 use crate::sgf::{EncodingSource, GameInfo};
 
 /// The outcome of one game or file, as the `status` column writes it.
@@ -86,6 +87,8 @@ pub struct GameRecord {
     /// Present whenever a position was replayed, even one cut short by an illegal move.
     pub position: Option<PositionStats>,
     pub info: GameInfo,
+    /// RE, KM, RU, HA read into values; `None` for a file-level failure.
+    pub record: Option<RecordInfo>,
     /// The blocks of the final position, in anchor order.
     pub blocks: Vec<BlockRow>,
     pub chains: Vec<ChainRow>,
@@ -128,6 +131,7 @@ impl GameRecord {
             size: None,
             position: None,
             info: GameInfo::default(),
+            record: None,
             blocks: Vec::new(),
             chains: Vec::new(),
             big_eyes: Vec::new(),

@@ -4,6 +4,7 @@
 pub mod decode;
 pub mod info;
 pub mod load;
+pub mod result;
 
 pub use decode::{decode, DecodeError, Decoded, EncodingSource};
 pub use info::GameInfo;

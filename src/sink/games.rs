@@ -5,6 +5,7 @@ use std::io;
 use super::table::Table;
 use crate::life::LifeTotals;
 use crate::record::{FileAnalysis, GameRecord, PositionStats};
+use crate::sgf::result::komi_looks_like_stones;
 
 /// The columns of games.csv, in order. Names are part of the interface: keep them.
 pub const GAME_COLUMNS: &[&str] = &[
@@ -54,6 +55,15 @@ pub const GAME_COLUMNS: &[&str] = &[
     "chain_disagreements",
     "big_eyes",
     "big_eyes_uncredited",
+    "winner",
+    "how",
+    "margin",
+    "re_parsed",
+    "komi",
+    "komi_source",
+    "komi_stones",
+    "rules",
+    "handicap",
     "RE",
     "KM",
     "RU",
@@ -133,6 +143,31 @@ fn write_game(
     }
     for f in BOTH_COLOURS {
         t.opt(p.map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))));
+    }
+    match &g.record {
+        None => {
+            for _ in 0..9 {
+                t.text("");
+            }
+        }
+        Some(r) => {
+            match r.result {
+                Some(res) => {
+                    t.text(res.winner.as_str())
+                        .text(res.how.as_str())
+                        .text(&res.margin.map_or(String::new(), |m| m.to_string()))
+                        .flag(res.parsed);
+                }
+                None => {
+                    t.text("unknown").text("unknown").text("").text("");
+                }
+            }
+            t.text(&r.komi.to_string())
+                .text(if r.komi_from_km { "KM" } else { "default" })
+                .flag(komi_looks_like_stones(r.komi))
+                .text(r.rules.as_str())
+                .num(r.handicap);
+        }
     }
     let i = &g.info;
     for v in [&i.re, &i.km, &i.ru, &i.ha, &i.dt, &i.pb, &i.pw] {

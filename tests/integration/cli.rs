@@ -68,6 +68,11 @@ fn every_file_gets_rows_with_the_expected_status() {
     assert_eq!(cn["encoding_source"], "ca");
     assert_eq!(cn["PB"], "聂卫平");
     assert_eq!(cn["RE"], "黑中盘胜");
+    assert_eq!((cn["winner"].as_str(), cn["how"].as_str()), ("B", "resign"));
+    assert_eq!(
+        (cn["komi"].as_str(), cn["komi_source"].as_str()),
+        ("0", "default")
+    );
 
     let u16 = by_file("utf16.sgf", "0");
     assert_eq!(u16["encoding"], "UTF-16LE");
@@ -87,10 +92,27 @@ fn every_file_gets_rows_with_the_expected_status() {
     assert_eq!(cap["stones_w"], "0");
     assert_eq!(cap["to_move"], "W");
     assert_eq!(cap["RE"], "W+2.5");
+    assert_eq!(
+        (
+            cap["winner"].as_str(),
+            cap["how"].as_str(),
+            cap["margin"].as_str()
+        ),
+        ("W", "score", "2.5")
+    );
+    assert_eq!(cap["re_parsed"], "1");
 
     let one = by_file("good/one.sgf", "0");
     assert_eq!(one["size"], "9");
     assert_eq!(one["KM"], "7");
+    assert_eq!(
+        (one["komi"].as_str(), one["komi_source"].as_str()),
+        ("7", "KM")
+    );
+    assert_eq!(
+        (one["rules"].as_str(), one["handicap"].as_str()),
+        ("unknown", "0")
+    );
     assert_eq!(one["blocks_b"], "2");
     assert_eq!(one["bytes"], GAME.len().to_string());
 
