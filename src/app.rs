@@ -121,6 +121,7 @@ pub fn analyze(
         out: &config.out,
         work: Vec::new(),
         work_bytes: 0,
+        pending: None,
     };
     for input in &inputs {
         match source::container_of(&input.name)
@@ -135,7 +136,7 @@ pub fn analyze(
         }
         run.stats.inputs += 1;
     }
-    run.flush()?;
+    run.finish()?;
     let stats = run.stats;
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
     let manifest = Manifest::of_run(
@@ -178,6 +179,8 @@ struct Batcher<'a> {
     work: Vec<Work>,
     /// Bytes held by the batch's members, bounded so memory stays flat.
     work_bytes: usize,
+    /// The last batch analysed, not yet written.
+    pending: Option<(Vec<Work>, Results)>,
 }
 
 /// Bytes of archive members held in one batch at most.
@@ -195,38 +198,62 @@ impl Batcher<'_> {
         Ok(())
     }
 
+    /// Analyses the gathered batch while the previous one is written: with two or more
+    /// threads, writing no longer leaves the workers idle. Warnings and totals for a batch
+    /// follow once it is written.
     fn flush(&mut self) -> Result<(), AppError> {
         let cap = self.cap;
         let cancel = self.cancel;
         let work = std::mem::take(&mut self.work);
         self.work_bytes = 0;
-        let results: Vec<Option<(Option<u64>, FileAnalysis)>> = self.pool.install(|| {
-            work.par_iter()
-                .map(|w| {
-                    (!cancel.load(Ordering::Relaxed)).then(|| match w {
-                        Work::Read(input) => process_input(input, cap),
-                        Work::Member(_, m) => process_member(m),
-                    })
-                })
-                .collect()
+        let previous = self.pending.take();
+        let outputs = &mut *self.outputs;
+        let (written, results) = self.pool.install(|| {
+            rayon::join(
+                || previous.map(|(w, r)| write_rows(outputs, &w, &r).map(|()| (w, r))),
+                || -> Results {
+                    work.par_iter()
+                        .map(|w| {
+                            (!cancel.load(Ordering::Relaxed)).then(|| match w {
+                                Work::Read(input) => process_input(input, cap),
+                                Work::Member(_, m) => process_member(m),
+                            })
+                        })
+                        .collect()
+                },
+            )
         });
+        if let Some(done) = written {
+            let (w, r) =
+                done.map_err(|e| AppError::Output(format!("{}: {e}", self.out.display())))?;
+            self.account(&w, &r)?;
+        }
         if cancel.load(Ordering::Relaxed) {
             return Err(AppError::Interrupted);
         }
-        let out = self.out;
-        let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
-        for (w, result) in work.iter().zip(&results) {
+        if !work.is_empty() {
+            self.pending = Some((work, results));
+        }
+        Ok(())
+    }
+
+    /// Writes what is still pending; call once, after the last `push`.
+    fn finish(&mut self) -> Result<(), AppError> {
+        self.flush()?;
+        self.flush()
+    }
+
+    /// Warnings and totals of a written batch.
+    fn account(&mut self, work: &[Work], results: &Results) -> Result<(), AppError> {
+        for (w, result) in work.iter().zip(results) {
             let (bytes, analysis) = result.as_ref().ok_or(AppError::Interrupted)?;
-            let (name, path, first_of_file) = match w {
-                Work::Read(input) => (input.name.as_str(), &input.path, true),
-                Work::Member(path, m) => (m.name.as_str(), path, m.game.unwrap_or(0) == 0),
+            let (path, first_of_file) = match w {
+                Work::Read(input) => (&input.path, true),
+                Work::Member(path, m) => (path, m.game.unwrap_or(0) == 0),
             };
             for g in analysis.games.iter().filter(|g| g.status != Status::Ok) {
                 self.progress.warn(path, g.game, g.status, &g.detail);
             }
-            self.outputs
-                .write_file(name, *bytes, analysis)
-                .map_err(write_err)?;
             let mut s = RunStats::of_file(*bytes, analysis);
             s.files = u64::from(first_of_file);
             self.stats += &s;
@@ -234,6 +261,25 @@ impl Batcher<'_> {
         self.progress.advance(&self.stats);
         Ok(())
     }
+}
+
+/// The analyses of a batch, in order; `None` where the run was cancelled first.
+type Results = Vec<Option<(Option<u64>, FileAnalysis)>>;
+
+/// Writes a batch's rows to every table, in order.
+fn write_rows(outputs: &mut Outputs, work: &[Work], results: &Results) -> std::io::Result<()> {
+    for (w, result) in work.iter().zip(results) {
+        let Some((bytes, analysis)) = result else {
+            // Cancelled: nothing of this batch is kept (the caller stops the run).
+            return Ok(());
+        };
+        let name = match w {
+            Work::Read(input) => input.name.as_str(),
+            Work::Member(_, m) => m.name.as_str(),
+        };
+        outputs.write_file(name, *bytes, analysis)?;
+    }
+    Ok(())
 }
 
 /// Analyses one member of a container. A game tree of a stream keeps its number in the
