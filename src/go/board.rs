@@ -79,18 +79,26 @@ fn sgf_coord(c: u8) -> Option<u8> {
     }
 }
 
-fn sgf_letter(v: u8) -> char {
+fn sgf_letter(v: u8) -> u8 {
     if v < 26 {
-        (b'a' + v) as char
+        b'a' + v
     } else {
-        (b'A' + v - 26) as char
+        b'A' + v - 26
+    }
+}
+
+impl Point {
+    /// The SGF form as two bytes, e.g. `dd`, for writers that avoid allocating.
+    pub fn sgf_bytes(self) -> [u8; 2] {
+        [sgf_letter(self.x), sgf_letter(self.y)]
     }
 }
 
 impl fmt::Display for Point {
     /// Writes the SGF form, e.g. `dd`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", sgf_letter(self.x), sgf_letter(self.y))
+        let [x, y] = self.sgf_bytes();
+        write!(f, "{}{}", x as char, y as char)
     }
 }
 

@@ -31,6 +31,11 @@ impl Table {
         self
     }
 
+    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.row.push_field(b);
+        self
+    }
+
     pub fn num(&mut self, v: impl itoa::Integer) -> &mut Self {
         self.row.push_field(self.num.format(v).as_bytes());
         self
