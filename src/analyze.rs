@@ -53,7 +53,13 @@ pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
             .iter()
             .enumerate()
             .map(|(i, tree)| {
-                let mut g = analyze_tree(i, tree);
+                let mut g = match tree {
+                    Ok(tree) => analyze_tree(i, tree),
+                    Err(e) => GameRecord {
+                        game: Some(i),
+                        ..GameRecord::file_failure(e.status(), e.to_string())
+                    },
+                };
                 if let Some(note) = &loaded.note {
                     add_note(&mut g.detail, note);
                 }

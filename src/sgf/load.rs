@@ -56,10 +56,11 @@ fn dismantle<P: SgfProp>(mut stack: Vec<SgfNode<P>>) {
     }
 }
 
-/// A parsed collection, with a note when text around it was ignored.
+/// A parsed collection, with a note when text around it was ignored. Each top-level game
+/// tree is parsed on its own, so one broken game does not take the others with it.
 #[derive(Debug)]
 pub struct Loaded {
-    pub trees: Vec<Tree>,
+    pub trees: Vec<Result<Tree, LoadError>>,
     pub note: Option<String>,
 }
 
@@ -75,29 +76,62 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
     if span.max_nodes > MAX_NODES {
         return Err(LoadError::TooManyNodes(span.max_nodes));
     }
-    let trees = sgf_parse::parse(span.body).map_err(|e| {
-        LoadError::Parse(match span.unclosed {
-            Some(what) => format!("truncated: the file ends inside {what} ({})", describe(e)),
-            None => describe(e),
-        })
-    })?;
-    let trees = trees
-        .into_iter()
-        .map(|t| match t {
-            GameTree::GoGame(node) => Tree::Go(node),
-            GameTree::Unknown(node) => {
-                let gm = node
-                    .get_property("GM")
-                    .map_or_else(|| "GM[?]".to_string(), |p| p.to_string());
-                dismantle(vec![node]);
-                Tree::OtherGame(gm)
-            }
-        })
-        .collect();
+    let last = span.trees.len().saturating_sub(1);
+    let parse_tree = |(i, &(from, to)): (usize, &(usize, usize))| {
+        let unclosed = if i == last { span.unclosed } else { None };
+        parse_one(&text[from..to], unclosed)
+    };
+    let trees: Vec<Result<Tree, LoadError>> = if span.trees.is_empty() {
+        // No `(` at all: let the parser say what the text is.
+        vec![parse_one(span.body, span.unclosed)]
+    } else {
+        span.trees.iter().enumerate().map(parse_tree).collect()
+    };
+    if trees.iter().all(Result::is_err) {
+        // Nothing readable: the file fails as a whole, with its first error.
+        return Err(trees
+            .into_iter()
+            .find_map(Result::err)
+            .expect("one tree at least"));
+    }
     Ok(Loaded {
         trees,
         note: span.note,
     })
+}
+
+/// Parses one top-level game tree.
+fn parse_one(text: &str, unclosed: Option<&'static str>) -> Result<Tree, LoadError> {
+    let mut trees = sgf_parse::parse(text).map_err(|e| {
+        LoadError::Parse(match unclosed {
+            Some(what) => format!("truncated: the file ends inside {what} ({})", describe(e)),
+            None => describe(e),
+        })
+    })?;
+    let tree = trees
+        .pop()
+        .ok_or_else(|| LoadError::Parse("no game tree found".into()))?;
+    dismantle_all(trees);
+    Ok(match tree {
+        GameTree::GoGame(node) => Tree::Go(node),
+        GameTree::Unknown(node) => {
+            let gm = node
+                .get_property("GM")
+                .map_or_else(|| "GM[?]".to_string(), |p| p.to_string());
+            dismantle(vec![node]);
+            Tree::OtherGame(gm)
+        }
+    })
+}
+
+/// Frees game trees without recursion (there is one per call, but the type allows more).
+fn dismantle_all(trees: Vec<GameTree>) {
+    for t in trees {
+        match t {
+            GameTree::GoGame(node) => dismantle(vec![node]),
+            GameTree::Unknown(node) => dismantle(vec![node]),
+        }
+    }
 }
 
 /// Where the collection lies in a file's text.
@@ -110,6 +144,8 @@ struct Span<'a> {
     depth: usize,
     /// The most nodes (`;` outside values) in one top-level game tree.
     max_nodes: usize,
+    /// Byte ranges of the top-level game trees in the text; the last may be unclosed.
+    trees: Vec<(usize, usize)>,
 }
 
 /// The part of `text` that holds the collection: from the first `(` that opens a node to
@@ -126,10 +162,12 @@ fn collection_span(text: &str) -> Span<'_> {
             unclosed: None,
             depth: 0,
             max_nodes: 0,
+            trees: Vec::new(),
         };
     };
     let (mut depth, mut max_depth, mut end, mut i) = (0usize, 0usize, None, start);
     let (mut nodes, mut max_nodes) = (0usize, 0usize);
+    let (mut trees, mut tree_start, mut between) = (Vec::new(), start, 0usize);
     let mut in_value = false;
     while i < b.len() {
         match b[i] {
@@ -143,6 +181,7 @@ fn collection_span(text: &str) -> Span<'_> {
             b'(' => {
                 if depth == 0 {
                     nodes = 0;
+                    tree_start = i;
                 }
                 depth += 1;
                 max_depth = max_depth.max(depth);
@@ -156,8 +195,10 @@ fn collection_span(text: &str) -> Span<'_> {
                 depth -= 1;
                 if depth == 0 {
                     end = Some(i + 1);
+                    trees.push((tree_start, i + 1));
                 }
             }
+            c if depth == 0 && !c.is_ascii_whitespace() => between += 1,
             _ => {}
         }
         i += 1;
@@ -171,12 +212,22 @@ fn collection_span(text: &str) -> Span<'_> {
         None
     };
     let end = if depth > 0 {
+        trees.push((tree_start, b.len()));
         b.len()
     } else {
         end.unwrap_or(b.len())
     };
+    // Text between trees (outside the leading and trailing junk counted below).
+    let trailing = text[end..]
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace())
+        .count();
+    let between = between.saturating_sub(trailing);
     let ignored = |s: &str| !s.trim().is_empty();
     let note = match (ignored(&text[..start]), ignored(&text[end..])) {
+        (false, false) if between > 0 => {
+            Some(format!("ignored {between} bytes between game trees"))
+        }
         (false, false) => None,
         (true, false) => Some(format!("ignored {} bytes before the collection", start)),
         (false, true) => Some(format!(
@@ -195,6 +246,7 @@ fn collection_span(text: &str) -> Span<'_> {
         unclosed,
         depth: max_depth,
         max_nodes,
+        trees,
     }
 }
 
@@ -231,7 +283,25 @@ mod tests {
     #[test]
     fn other_games_are_kept_apart() {
         let trees = load("(;GM[2]SZ[8])").unwrap().trees;
-        assert!(matches!(&trees[0], Tree::OtherGame(gm) if gm == "GM[2]"));
+        assert!(matches!(&trees[0], Ok(Tree::OtherGame(gm)) if gm == "GM[2]"));
+    }
+
+    #[test]
+    fn a_broken_game_does_not_take_the_collection_with_it() {
+        let loaded = load("(;SZ[9];B[aa])(;SZ[9];B[bb]C[x]W)(;SZ[9];W[cc])(;SZ[9];B[").unwrap();
+        let ok: Vec<bool> = loaded.trees.iter().map(Result::is_ok).collect();
+        assert_eq!(ok, [true, false, true, false]);
+        let last = loaded.trees[3].as_ref().unwrap_err().to_string();
+        assert!(last.contains("truncated"), "{last}");
+        // Junk between trees is skipped and noted.
+        let loaded = load("(;B[aa])\n-- next --\n(;B[bb])").unwrap();
+        assert_eq!(loaded.trees.len(), 2);
+        assert_eq!(
+            loaded.note.as_deref(),
+            Some("ignored 8 bytes between game trees")
+        );
+        // When nothing is readable, the file fails as a whole.
+        assert!(load("(;B[aa]C)(;W").is_err());
     }
 
     #[test]

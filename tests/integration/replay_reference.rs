@@ -24,7 +24,7 @@ fn ours(path: &Path) -> String {
         Ok(l) => l,
         Err(e) => return format!("error\t{e}"),
     };
-    let Some(Tree::Go(root)) = loaded.trees.first() else {
+    let Some(Ok(Tree::Go(root))) = loaded.trees.first() else {
         return "error\tnot a Go game".to_string();
     };
     let r = match replay(root) {
