@@ -12,7 +12,7 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 
-use super::walk::{Input, InputError};
+use super::walk::{read_capped, Input, InputError};
 
 /// What kind of container an input is, by its name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -101,25 +101,6 @@ fn decompress(file: File, c: Compression) -> Box<dyn Read> {
         Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(file)),
         Compression::Xz => Box::new(xz2::bufread::XzDecoder::new_multi_decoder(file)),
     }
-}
-
-/// Reads at most `cap` bytes; more is `TooLarge`.
-fn read_capped(r: &mut dyn Read, size_hint: u64, cap: u64) -> Result<Vec<u8>, InputError> {
-    if size_hint > cap {
-        return Err(InputError::TooLarge {
-            size: size_hint,
-            cap,
-        });
-    }
-    let mut bytes = Vec::with_capacity(size_hint.min(cap) as usize);
-    r.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > cap {
-        return Err(InputError::TooLarge {
-            size: bytes.len() as u64,
-            cap,
-        });
-    }
-    Ok(bytes)
 }
 
 fn is_sgf_name(name: &str) -> bool {

@@ -158,13 +158,26 @@ pub fn read_input(input: &Input, cap: u64) -> Result<Vec<u8>, InputError> {
     if let Some(why) = input.skip {
         return Err(InputError::Skipped(why));
     }
-    let file = std::fs::File::open(&input.path)?;
+    let mut file = std::fs::File::open(&input.path)?;
     let size = file.metadata()?.len();
-    if size > cap {
-        return Err(InputError::TooLarge { size, cap });
+    read_capped(&mut file, size, cap)
+}
+
+/// Reads at most `cap` bytes, refusing more (`TooLarge`); `size_hint` is what the file
+/// system or the archive says, and is checked first so nothing is read in vain.
+pub(crate) fn read_capped(
+    r: &mut dyn Read,
+    size_hint: u64,
+    cap: u64,
+) -> Result<Vec<u8>, InputError> {
+    if size_hint > cap {
+        return Err(InputError::TooLarge {
+            size: size_hint,
+            cap,
+        });
     }
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    let mut bytes = Vec::with_capacity(size_hint.min(cap) as usize);
+    r.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(InputError::TooLarge {
             size: bytes.len() as u64,
