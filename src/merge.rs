@@ -115,9 +115,7 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
 /// members keep archive order.
 fn input_key(file: &[u8]) -> &[u8] {
     match file.iter().position(|&b| b == b'!') {
-        Some(i) if crate::source::container_of(&String::from_utf8_lossy(&file[..i])).is_some() => {
-            &file[..i]
-        }
+        Some(i) if crate::source::container_of_bytes(&file[..i]).is_some() => &file[..i],
         _ => file,
     }
 }

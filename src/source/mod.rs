@@ -6,6 +6,6 @@ pub mod walk;
 pub mod archive;
 pub mod shard;
 
-pub use archive::{container_of, for_each_member, Container, Member};
+pub use archive::{container_of, container_of_bytes, for_each_member, Container, Member};
 pub use shard::Shard;
 pub use walk::{collect, read_input, read_list, Input, InputError, Root};
