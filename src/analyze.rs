@@ -3,11 +3,13 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::go::{replay, Color};
-use crate::life::{analyze_life, Net};
+use crate::go::{replay, Color, Idx, Replay};
+use crate::life::{analyze_life, Life, Net};
 use crate::record::{
-    BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRecord, PositionStats, Status,
+    BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRecord, PositionStats, ScoreRow, SourceScore,
+    Status,
 };
+use crate::score;
 use crate::sgf::result::RecordInfo;
 use crate::sgf::{self, load::Tree, GameInfo};
 
@@ -97,6 +99,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
                 blocks: Vec::new(),
                 chains: Vec::new(),
                 big_eyes: Vec::new(),
+                score: None,
             }
         }
     };
@@ -142,6 +145,10 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
             classified: e.classified,
         })
         .collect();
+    let score = match (&r.illegal, &record) {
+        (None, Some(rec)) => Some(score_position(&r, &net, &life, rec)),
+        _ => None,
+    };
     let position = PositionStats {
         moves: r.moves,
         passes: r.passes,
@@ -180,6 +187,53 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         blocks,
         chains,
         big_eyes,
+        score,
+    }
+}
+
+/// Scores the final position with the markup's dead stones, the estimate's, and none.
+fn score_position(r: &Replay, net: &Net, life: &Life, rec: &RecordInfo) -> ScoreRow {
+    let mut protected = vec![false; r.board.cell_count()];
+    for (b, v) in net.blocks.iter().zip(&life.blocks) {
+        if v.benson {
+            for &i in &b.stones {
+                protected[i] = true;
+            }
+        }
+    }
+    let source = |dead: Vec<Idx>| {
+        let c = score::count(&r.board, &dead);
+        let margins = score::margins(&c, r.captures, rec.komi, rec.rules, rec.handicap);
+        SourceScore {
+            dead: dead.iter().map(|&i| r.board.point(i)).collect::<Vec<_>>(),
+            margin: margins.under(rec.rules),
+            equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
+            margins,
+        }
+    };
+    let sorted = |mut s: SourceScore| {
+        s.dead.sort_unstable();
+        s
+    };
+    let markup = r
+        .has_markup
+        .then(|| sorted(source(score::markup_dead(&r.board, &r.territory_markup))));
+    let estimate = sorted(source(score::estimate_dead(
+        &r.board, r.to_move, &protected,
+    )));
+    let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
+    let bounds = score::benson_bounds(proven, r.board.size(), rec.komi, rec.rules, rec.handicap);
+    let suspicious = rec
+        .result
+        .as_ref()
+        .is_some_and(|res| score::contradicts_benson(bounds, res, rec.rules, rec.handicap));
+    ScoreRow {
+        has_markup: r.has_markup,
+        markup,
+        estimate,
+        none: source(Vec::new()),
+        benson_bounds: bounds,
+        suspicious,
     }
 }
 

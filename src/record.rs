@@ -2,6 +2,7 @@
 
 use crate::go::{Color, Point};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
+use crate::score::Margins;
 use crate::sgf::result::RecordInfo;
 use crate::sgf::{EncodingSource, GameInfo};
 
@@ -93,6 +94,35 @@ pub struct GameRecord {
     pub blocks: Vec<BlockRow>,
     pub chains: Vec<ChainRow>,
     pub big_eyes: Vec<BigEyeRow>,
+    /// The final position scored; `None` unless the replay reached the end of the record.
+    pub score: Option<ScoreRow>,
+}
+
+/// A final position scored with each source of dead stones (scoring-spec §3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreRow {
+    pub has_markup: bool,
+    /// From TB/TW; `None` without markup.
+    pub markup: Option<SourceScore>,
+    pub estimate: SourceScore,
+    /// Nothing dead: a lower bound for the side with dead stones inside its area.
+    pub none: SourceScore,
+    /// Area margins Benson's proof allows, low and high.
+    pub benson_bounds: (f32, f32),
+    /// RE contradicts the Benson bounds.
+    pub suspicious: bool,
+}
+
+/// A score under one set of dead stones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceScore {
+    /// Dead stones in point order.
+    pub dead: Vec<Point>,
+    pub margins: Margins,
+    /// Under the game's rules; `None` when they are unknown.
+    pub margin: Option<f32>,
+    /// `None` when RE has no margin.
+    pub equals_re: Option<bool>,
 }
 
 /// One row of chains.csv, less `file` and `game`.
@@ -135,6 +165,7 @@ impl GameRecord {
             blocks: Vec::new(),
             chains: Vec::new(),
             big_eyes: Vec::new(),
+            score: None,
         }
     }
 }

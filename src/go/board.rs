@@ -270,6 +270,68 @@ impl Board {
         Ok(out)
     }
 
+    /// Distinct liberties of the block at `start`, counted up to `limit` (the count stops
+    /// there: callers ask "at least two?", and a full count walks the whole block).
+    pub fn liberties_upto(&mut self, start: Idx, limit: u32) -> u32 {
+        let colour = self.cells[start];
+        self.next_stamp();
+        self.stack.clear();
+        self.stack.push(start);
+        self.mark[start] = self.stamp;
+        let mut libs = 0;
+        while let Some(i) = self.stack.pop() {
+            for n in self.neighbours(i) {
+                if self.mark[n] == self.stamp {
+                    continue;
+                }
+                let cell = self.cells[n];
+                if cell == Cell::Empty {
+                    self.mark[n] = self.stamp;
+                    libs += 1;
+                    if libs >= limit {
+                        return libs;
+                    }
+                } else if cell == colour {
+                    self.mark[n] = self.stamp;
+                    self.stack.push(n);
+                }
+            }
+        }
+        libs
+    }
+
+    /// Whether `c` may play at the empty index `i` without suicide or an immediate ko
+    /// retake, decided without playing: an empty neighbour, a friendly block with a spare
+    /// liberty, or an adjacent enemy block in atari makes the move legal.
+    pub fn is_legal(&mut self, c: Color, i: Idx) -> bool {
+        if self.cells[i] != Cell::Empty || self.ko == Some((i, c)) {
+            return false;
+        }
+        for n in self.neighbours(i) {
+            match self.cells[n] {
+                Cell::Empty => return true,
+                Cell::Wall => {}
+                Cell::Stone(o) if o == c => {
+                    if self.liberties_upto(n, 2) >= 2 {
+                        return true;
+                    }
+                }
+                Cell::Stone(_) => {
+                    if self.liberties_upto(n, 2) == 1 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// `play` at an index the caller knows is on the board and empty.
+    pub fn play_at(&mut self, c: Color, i: Idx) -> PlayOutcome {
+        let p = self.point(i);
+        self.play(c, p).expect("play_at on an empty on-board point")
+    }
+
     /// Flood-fills the block at `start` into `self.group` and says whether it has a liberty.
     /// Stops early at the first liberty, so `group` is complete only when it returns false.
     fn has_liberty(&mut self, start: Idx) -> bool {

@@ -31,6 +31,11 @@ pub struct Replay {
     pub setup_stones: u32,
     /// Where the replay stopped early, if it did.
     pub illegal: Option<IllegalMove>,
+    /// TB and TW points (Black's, White's territory) marked on the nodes after the last stone
+    /// played: the counting a server or editor recorded. Markup before a later move is stale.
+    pub territory_markup: [Vec<Point>; 2],
+    /// Whether TB or TW appeared after the last stone played.
+    pub has_markup: bool,
 }
 
 /// A move the replay could not apply.
@@ -99,6 +104,8 @@ pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
         ko_retakes: 0,
         setup_stones: 0,
         illegal: None,
+        territory_markup: [Vec::new(), Vec::new()],
+        has_markup: false,
     };
     if root
         .properties()
@@ -150,6 +157,18 @@ impl Replay {
             }
         }
         for prop in node.properties() {
+            let (slot, points) = match prop {
+                Prop::TB(ps) => (0, ps),
+                Prop::TW(ps) => (1, ps),
+                _ => continue,
+            };
+            self.has_markup = true;
+            let marks = &mut self.territory_markup[slot];
+            marks.extend(points.iter().map(|p| Point::new(p.x, p.y)));
+            marks.sort_unstable();
+            marks.dedup();
+        }
+        for prop in node.properties() {
             if let Prop::PL(c) = prop {
                 self.to_move = match c {
                     sgf_parse::Color::Black => Color::Black,
@@ -188,6 +207,10 @@ impl Replay {
                             }
                         })
                     })?;
+                    if self.has_markup {
+                        self.territory_markup = [Vec::new(), Vec::new()];
+                        self.has_markup = false;
+                    }
                     self.captures[colour.index()] += out.captured;
                     self.captures[colour.opponent().index()] += out.suicided;
                     self.suicides += u32::from(out.suicided > 0);
@@ -218,6 +241,17 @@ mod tests {
 
     fn pt(s: &str) -> Point {
         Point::from_sgf(s).unwrap()
+    }
+
+    #[test]
+    fn territory_markup_is_kept_only_after_the_last_stone() {
+        let r = run("(;SZ[9];B[aa]TB[bb];W[cc];B[]TB[dd][ee];W[]TW[ff])").unwrap();
+        assert!(r.has_markup);
+        assert_eq!(r.territory_markup[0], [pt("dd"), pt("ee")]);
+        assert_eq!(r.territory_markup[1], [pt("ff")]);
+        let r = run("(;SZ[9];B[aa]TB[bb];W[cc])").unwrap();
+        assert!(!r.has_markup);
+        assert!(r.territory_markup[0].is_empty());
     }
 
     #[test]

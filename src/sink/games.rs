@@ -4,7 +4,7 @@ use std::io;
 
 use super::table::Table;
 use crate::life::LifeTotals;
-use crate::record::{FileAnalysis, GameRecord, PositionStats};
+use crate::record::{FileAnalysis, GameRecord, PositionStats, ScoreRow, SourceScore};
 use crate::sgf::result::komi_looks_like_stones;
 
 /// The columns of games.csv, in order. Names are part of the interface: keep them.
@@ -64,6 +64,21 @@ pub const GAME_COLUMNS: &[&str] = &[
     "komi_stones",
     "rules",
     "handicap",
+    "has_markup",
+    "dead_markup",
+    "margin_markup",
+    "margin_markup_territory",
+    "margin_markup_area",
+    "markup_equals_re",
+    "dead_estimate",
+    "margin_estimate",
+    "margin_estimate_territory",
+    "margin_estimate_area",
+    "estimate_equals_re",
+    "margin_none",
+    "benson_margin_low",
+    "benson_margin_high",
+    "suspicious",
     "RE",
     "KM",
     "RU",
@@ -169,9 +184,64 @@ fn write_game(
                 .num(r.handicap);
         }
     }
+    write_score(t, g.score.as_ref());
     let i = &g.info;
     for v in [&i.re, &i.km, &i.ru, &i.ha, &i.dt, &i.pb, &i.pw] {
         t.text(v);
     }
     t.end_row()
+}
+
+/// A margin as the CSV writes it: shortest form, no negative zero.
+pub fn margin_text(m: f32) -> String {
+    if m == 0.0 {
+        "0".to_string()
+    } else {
+        m.to_string()
+    }
+}
+
+fn write_score(t: &mut Table, s: Option<&ScoreRow>) {
+    let Some(s) = s else {
+        for _ in 0..SCORE_COLUMNS {
+            t.text("");
+        }
+        return;
+    };
+    t.flag(s.has_markup);
+    write_source(t, s.markup.as_ref());
+    write_source(t, Some(&s.estimate));
+    t.text(&s.none.margin.map_or(String::new(), margin_text))
+        .text(&margin_text(s.benson_bounds.0))
+        .text(&margin_text(s.benson_bounds.1))
+        .flag(s.suspicious);
+}
+
+/// Columns `has_markup` to `suspicious`.
+const SCORE_COLUMNS: usize = 15;
+
+fn write_source(t: &mut Table, s: Option<&SourceScore>) {
+    let Some(s) = s else {
+        for _ in 0..5 {
+            t.text("");
+        }
+        return;
+    };
+    let mut dead = String::with_capacity(3 * s.dead.len());
+    for p in &s.dead {
+        if !dead.is_empty() {
+            dead.push(' ');
+        }
+        let [x, y] = p.sgf_bytes();
+        dead.push(x as char);
+        dead.push(y as char);
+    }
+    t.text(&dead)
+        .text(&s.margin.map_or(String::new(), margin_text))
+        .text(&margin_text(s.margins.territory))
+        .text(&margin_text(s.margins.area));
+    match s.equals_re {
+        Some(b) => t.flag(b),
+        None => t.text(""),
+    };
 }

@@ -10,7 +10,7 @@ use super::{AtomicFile, RunStats};
 use crate::record::Status;
 
 /// Bumped whenever a table's columns or their meaning change.
-pub const SCHEMA: u32 = 2;
+pub const SCHEMA: u32 = 3;
 
 /// The keys that must agree between shards of one run.
 pub const MUST_AGREE: &[&str] = &[

@@ -1,0 +1,238 @@
+//! Scores of final positions (scoring-spec §2–4): dead stones from the record's markup or
+//! from the estimate, territory and area counts, margins against RE, and the bounds Benson's
+//! proven life puts on the result.
+
+pub mod count;
+pub mod estimate;
+
+pub use count::{count, Count};
+pub use estimate::{estimate_dead, PLAYOUTS};
+
+use crate::go::board::{Board, Cell, Idx, Point};
+use crate::sgf::result::{GameResult, Rules, Winner};
+
+/// Margins, Black − White − komi, both ways of counting.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Margins {
+    pub territory: f32,
+    pub area: f32,
+}
+
+impl Margins {
+    /// The margin under the game's rules; `None` when the rules are unknown.
+    pub fn under(&self, rules: Rules) -> Option<f32> {
+        match counting(rules)? {
+            Counting::Territory => Some(self.territory),
+            Counting::Area => Some(self.area),
+        }
+    }
+
+    /// Whether RE's margin is this one under the game's rules, or under either way of
+    /// counting when the rules are unknown; `None` when RE gives no margin.
+    pub fn equals_re(&self, rules: Rules, result: Option<&GameResult>) -> Option<bool> {
+        let want = signed_margin(result?)?;
+        let same = |m: f32| (m - want).abs() < 1e-3;
+        Some(match self.under(rules) {
+            Some(m) => same(m),
+            None => same(self.territory) || same(self.area),
+        })
+    }
+}
+
+/// How a ruleset counts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Counting {
+    Territory,
+    Area,
+}
+
+/// Territory for Japanese and Korean rules, area for Chinese, AGA, New Zealand and Ing.
+pub fn counting(rules: Rules) -> Option<Counting> {
+    match rules {
+        Rules::Japanese | Rules::Korean => Some(Counting::Territory),
+        Rules::Chinese | Rules::Aga | Rules::Nz | Rules::Ing => Some(Counting::Area),
+        Rules::Unknown => None,
+    }
+}
+
+/// Points White receives for Black's handicap under area counting: Chinese HA, AGA HA − 1.
+pub fn handicap_compensation(rules: Rules, handicap: u32) -> f32 {
+    match rules {
+        Rules::Chinese if handicap >= 2 => handicap as f32,
+        Rules::Aga if handicap >= 2 => (handicap - 1) as f32,
+        _ => 0.0,
+    }
+}
+
+/// Black − White − komi from a count and the prisoners taken during the game.
+pub fn margins(c: &Count, captures: [u32; 2], komi: f32, rules: Rules, handicap: u32) -> Margins {
+    let black = c.territory[0] + captures[0] + c.dead[1];
+    let white = c.territory[1] + captures[1] + c.dead[0];
+    let area_black = c.stones[0] + c.area_territory[0];
+    let area_white = c.stones[1] + c.area_territory[1];
+    Margins {
+        territory: black as f32 - white as f32 - komi,
+        area: area_black as f32 - area_white as f32 - komi - handicap_compensation(rules, handicap),
+    }
+}
+
+/// RE's margin as Black − White: positive when Black won, 0 for a draw.
+pub fn signed_margin(r: &GameResult) -> Option<f32> {
+    match r.winner {
+        Winner::Black => r.margin,
+        Winner::White => r.margin.map(|m| -m),
+        Winner::Draw => Some(0.0),
+        Winner::Nobody | Winner::Unknown => None,
+    }
+}
+
+/// Stones standing on points the opponent's TB/TW marks: dead by the record (§3, markup).
+pub fn markup_dead(board: &Board, markup: &[Vec<Point>; 2]) -> Vec<Idx> {
+    let mut dead: Vec<Idx> = Vec::new();
+    for (owner, points) in markup.iter().enumerate() {
+        for &p in points {
+            if let (Some(i), Cell::Stone(c)) = (board.idx(p), board.at(p)) {
+                if c.index() != owner {
+                    dead.push(i);
+                }
+            }
+        }
+    }
+    dead.sort_unstable();
+    dead.dedup();
+    dead
+}
+
+/// The range of area margins Benson's proof allows: each side scores at least its
+/// unconditionally alive stones and territory, at most the board less the other side's.
+pub fn benson_bounds(
+    proven: [u32; 2],
+    size: u8,
+    komi: f32,
+    rules: Rules,
+    handicap: u32,
+) -> (f32, f32) {
+    let n = f32::from(size) * f32::from(size);
+    let extra = komi + handicap_compensation(rules, handicap);
+    let low = 2.0 * proven[0] as f32 - n - extra;
+    let high = n - 2.0 * proven[1] as f32 - extra;
+    (low, high)
+}
+
+/// Whether RE contradicts the Benson bounds: its winner's opponent is proven to win, or its
+/// margin lies outside the bounds by more than territory counting can move it (one point
+/// under area counting; the handicap plus three under territory counting, which differs from
+/// area by the stones each side placed and by teire and seki).
+pub fn contradicts_benson(
+    bounds: (f32, f32),
+    result: &GameResult,
+    rules: Rules,
+    handicap: u32,
+) -> bool {
+    let slack = match counting(rules) {
+        Some(Counting::Area) => 1.0,
+        _ => handicap as f32 + 3.0,
+    };
+    let (low, high) = (bounds.0 - slack, bounds.1 + slack);
+    let beaten = match result.winner {
+        Winner::Black => high < 0.0,
+        Winner::White => low > 0.0,
+        _ => false,
+    };
+    beaten || signed_margin(result).is_some_and(|m| m < low || m > high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sgf::result::parse_result;
+
+    #[test]
+    fn margins_count_prisoners_dead_stones_and_komi() {
+        let c = Count {
+            area_territory: [30, 20],
+            territory: [29, 20],
+            teire: [1, 0],
+            stones: [40, 41],
+            dead: [2, 3],
+            neutral: 4,
+        };
+        let m = margins(&c, [5, 6], 6.5, Rules::Japanese, 0);
+        // Black 29 + 5 + 3 = 37, White 20 + 6 + 2 = 28.
+        assert_eq!(m.territory, 2.5);
+        // Black 40 + 30 = 70, White 41 + 20 = 61.
+        assert_eq!(m.area, 2.5);
+        let m = margins(&c, [5, 6], 0.5, Rules::Chinese, 4);
+        assert_eq!(m.area, 70.0 - 61.0 - 0.5 - 4.0);
+        let m = margins(&c, [5, 6], 0.5, Rules::Aga, 4);
+        assert_eq!(m.area, 70.0 - 61.0 - 0.5 - 3.0);
+    }
+
+    #[test]
+    fn re_is_compared_under_the_rules() {
+        let m = Margins {
+            territory: 2.5,
+            area: 3.5,
+        };
+        let b25 = parse_result("B+2.5");
+        assert_eq!(m.equals_re(Rules::Japanese, Some(&b25)), Some(true));
+        assert_eq!(m.equals_re(Rules::Chinese, Some(&b25)), Some(false));
+        assert_eq!(
+            m.equals_re(Rules::Unknown, Some(&parse_result("B+3.5"))),
+            Some(true)
+        );
+        assert_eq!(
+            m.equals_re(Rules::Japanese, Some(&parse_result("W+R"))),
+            None
+        );
+        assert_eq!(m.equals_re(Rules::Japanese, None), None);
+        assert_eq!(m.under(Rules::Unknown), None);
+    }
+
+    #[test]
+    fn markup_kills_stones_on_the_opponents_marks() {
+        let b = Board::from_ascii(
+            "X.O
+             .XO
+             ..O",
+        );
+        let p = |s: &str| Point::from_sgf(s).unwrap();
+        let markup = [vec![p("aa"), p("ba"), p("ca")], vec![p("bb"), p("ab")]];
+        let dead: Vec<String> = markup_dead(&b, &markup)
+            .iter()
+            .map(|&i| b.point(i).to_string())
+            .collect();
+        assert_eq!(dead, ["ca", "bb"]);
+    }
+
+    #[test]
+    fn benson_bounds_flag_impossible_results() {
+        // Black proves 200 points of 361: at least 200 − 161 − 6.5 = 32.5 ahead.
+        let bounds = benson_bounds([200, 50], 19, 6.5, Rules::Chinese, 0);
+        assert_eq!(bounds, (32.5, 254.5));
+        assert!(contradicts_benson(
+            bounds,
+            &parse_result("W+R"),
+            Rules::Chinese,
+            0
+        ));
+        assert!(contradicts_benson(
+            bounds,
+            &parse_result("B+10.5"),
+            Rules::Chinese,
+            0
+        ));
+        assert!(!contradicts_benson(
+            bounds,
+            &parse_result("B+40.5"),
+            Rules::Chinese,
+            0
+        ));
+        assert!(!contradicts_benson(
+            bounds,
+            &parse_result("B+30.5"),
+            Rules::Japanese,
+            0
+        ));
+    }
+}
