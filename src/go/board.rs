@@ -326,6 +326,39 @@ impl Board {
         false
     }
 
+    /// The liberties (up to `limit`) and stones of the block a stone of `c` at the empty `i`
+    /// would make, before any capture: a playout policy's self-atari test without playing.
+    pub fn block_if_played(&mut self, c: Color, i: Idx, limit: u32) -> (u32, u32) {
+        self.next_stamp();
+        self.mark[i] = self.stamp;
+        self.stack.clear();
+        self.stack.push(i);
+        let (mut libs, mut stones) = (0, 0);
+        while let Some(j) = self.stack.pop() {
+            stones += 1;
+            for n in self.neighbours(j) {
+                if self.mark[n] == self.stamp {
+                    continue;
+                }
+                match self.cells[n] {
+                    Cell::Empty => {
+                        self.mark[n] = self.stamp;
+                        libs += 1;
+                        if libs >= limit {
+                            return (libs, stones);
+                        }
+                    }
+                    Cell::Stone(o) if o == c => {
+                        self.mark[n] = self.stamp;
+                        self.stack.push(n);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (libs, stones)
+    }
+
     /// `play` at an index the caller knows is on the board and empty.
     pub fn play_at(&mut self, c: Color, i: Idx) -> PlayOutcome {
         let p = self.point(i);

@@ -33,7 +33,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
             }
         }
     }
-    let mut dead = Vec::new();
+    let mut dead_blocks = Vec::new();
     let mut seen = vec![false; n];
     let mut stack = Vec::new();
     let mut block = Vec::new();
@@ -66,14 +66,60 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         let own: u32 = block.iter().map(|&i| own[i]).sum();
         let theirs: u32 = block.iter().map(|&i| theirs[i]).sum();
         if theirs > own {
-            dead.extend_from_slice(&block);
+            dead_blocks.push((c, block.clone()));
         }
     }
+    let mut dead = settle(board, dead_blocks);
     dead.sort_unstable();
     dead
 }
 
-/// Random play from `start` until both sides pass (or a move cap for cycles).
+/// Revives dead blocks that would not lie in the opponent's territory: with every dead block
+/// removed, each dead stone's empty region must be bordered by the opponent alone, as it is
+/// when a server counts. Reviving one block can change another's region, so this repeats.
+fn settle(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
+    loop {
+        let mut b = board.clone();
+        for (_, stones) in &blocks {
+            for &i in stones {
+                let p = b.point(i);
+                b.setup(p, None).expect("on-board point");
+            }
+        }
+        let before = blocks.len();
+        blocks.retain(|(c, stones)| region_border(&b, stones[0]) == 1 << c.opponent().index());
+        if blocks.len() == before {
+            return blocks.into_iter().flat_map(|(_, s)| s).collect();
+        }
+    }
+}
+
+/// The colours (bit 0 Black, bit 1 White) bordering the empty region around `start`.
+fn region_border(b: &Board, start: Idx) -> u8 {
+    let mut seen = vec![false; b.cell_count()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut mask = 0u8;
+    while let Some(i) = stack.pop() {
+        for n in b.neighbours(i) {
+            match b.cell(n) {
+                Cell::Empty if !seen[n] => {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+                Cell::Stone(c) => mask |= 1 << c.index(),
+                _ => {}
+            }
+        }
+    }
+    mask
+}
+
+/// Play from `start` until both sides pass (or a move cap for cycles). The policy is random
+/// with three rules that keep settled shapes settled: capture a block the last move left in
+/// atari, never fill a point all of whose neighbours are the mover's own stones, and never
+/// play into atari without capturing (so seki stays seki, and a living group does not fill
+/// its own liberties).
 fn playout(start: &Board, to_move: Color, rng: &mut Rng, empties: &mut Vec<Idx>) -> Board {
     let mut b = start.clone();
     let fill = |b: &Board, empties: &mut Vec<Idx>| {
@@ -84,37 +130,93 @@ fn playout(start: &Board, to_move: Color, rng: &mut Rng, empties: &mut Vec<Idx>)
     let cap = 3 * empties.len() + 50;
     let mut c = to_move;
     let mut passes = 0;
+    let mut last: Option<Idx> = None;
     for _ in 0..cap {
-        let mut k = empties.len();
-        let mut played = false;
-        while k > 0 {
-            let j = rng.below(k);
-            let i = empties[j];
-            if !is_own_eye_point(&b, i, c) && b.is_legal(c, i) {
+        let choice = last
+            .and_then(|l| capture_at(&mut b, c, l))
+            .or_else(|| random_move(&mut b, c, rng, empties));
+        match choice {
+            Some(i) => {
                 let out = b.play_at(c, i);
                 if out.captured > 0 || out.suicided > 0 {
                     fill(&b, empties);
-                } else {
+                } else if let Some(j) = empties.iter().position(|&e| e == i) {
                     empties.swap_remove(j);
                 }
-                played = true;
-                break;
+                last = Some(i);
+                passes = 0;
             }
-            k -= 1;
-            empties.swap(j, k);
-        }
-        if played {
-            passes = 0;
-        } else {
-            b.pass();
-            passes += 1;
-            if passes == 2 {
-                break;
+            None => {
+                b.pass();
+                last = None;
+                passes += 1;
+                if passes == 2 {
+                    break;
+                }
             }
         }
         c = c.opponent();
     }
     b
+}
+
+/// The liberty that captures the block of the stone at `last`, if that block is in atari.
+fn capture_at(b: &mut Board, c: Color, last: Idx) -> Option<Idx> {
+    if b.cell(last) != Cell::Stone(c.opponent()) || b.liberties_upto(last, 2) != 1 {
+        return None;
+    }
+    let lib = single_liberty(b, last)?;
+    b.is_legal(c, lib).then_some(lib)
+}
+
+/// The one liberty of a block known to have exactly one.
+fn single_liberty(b: &Board, start: Idx) -> Option<Idx> {
+    let colour = b.cell(start);
+    let mut seen = vec![false; b.cell_count()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    while let Some(i) = stack.pop() {
+        for n in b.neighbours(i) {
+            match b.cell(n) {
+                Cell::Empty => return Some(n),
+                cell if cell == colour && !seen[n] => {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// A random legal move that fills no own eye and makes no self-atari of two or more stones.
+fn random_move(b: &mut Board, c: Color, rng: &mut Rng, empties: &mut [Idx]) -> Option<Idx> {
+    let mut k = empties.len();
+    while k > 0 {
+        let j = rng.below(k);
+        let i = empties[j];
+        if !is_own_eye_point(b, i, c) && b.is_legal(c, i) && !self_atari(b, c, i) {
+            return Some(i);
+        }
+        k -= 1;
+        empties.swap(j, k);
+    }
+    None
+}
+
+/// Whether `c` at `i` leaves its block with one liberty and captures nothing. Single-stone
+/// throw-ins are refused too: allowing them measured worse (539 against 545 exact of 596).
+fn self_atari(b: &mut Board, c: Color, i: Idx) -> bool {
+    let (libs, _) = b.block_if_played(c, i, 2);
+    if libs >= 2 {
+        return false;
+    }
+    let captures = b
+        .neighbours(i)
+        .into_iter()
+        .any(|n| b.cell(n) == Cell::Stone(c.opponent()) && b.liberties_upto(n, 2) == 1);
+    !captures
 }
 
 /// Who owns a point at the end of a playout: its stone, or the one colour around it.

@@ -5,4 +5,5 @@ mod cli;
 mod edge_cases;
 mod replay_reference;
 mod robustness;
+mod scoring;
 mod util;
