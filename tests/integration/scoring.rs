@@ -83,16 +83,17 @@ fn read_ogs(text: &str) -> (Board, Color, BTreeSet<Point>) {
     assert_eq!(grid.len(), 2 * h as usize);
     let mut board = Board::new(h as u8).unwrap();
     let mut dead = BTreeSet::new();
-    for y in 0..h as usize {
-        for x in 0..w as usize {
+    let (stones, marks) = grid.split_at(h as usize);
+    for (y, (row, mark_row)) in stones.iter().zip(marks).enumerate() {
+        for (x, (&v, &mark)) in row.iter().zip(mark_row).enumerate() {
             let p = Point::new(x as u8, y as u8);
-            let stone = match grid[y][x] {
+            let stone = match v {
                 1 => Some(Color::Black),
                 -1 => Some(Color::White),
                 _ => None,
             };
             board.setup(p, stone).unwrap();
-            if stone.is_some() && grid[h as usize + y][x] == 1 {
+            if stone.is_some() && mark == 1 {
                 dead.insert(p);
             }
         }
