@@ -10,13 +10,37 @@ use crate::record::{
     Status,
 };
 use crate::score;
-use crate::sgf::result::RecordInfo;
+use crate::sgf::result::{How, RecordInfo, Winner};
 use crate::sgf::{self, load::Tree, GameInfo};
+
+/// Which final positions get the dead-stone estimate: it costs more than everything else
+/// per game together (about 6 ms on a finished 19×19 position, more in mid-game ones).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum EstimateFor {
+    /// Games the record says were counted (a margin, a draw) or that carry TB/TW markup.
+    #[default]
+    Counted,
+    /// Every replayed game, resignations included.
+    All,
+    /// None: the estimate columns stay empty.
+    Never,
+}
+
+/// Per-run choices of the analysis.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub estimate: EstimateFor,
+}
+
+/// Analyses the bytes of one SGF file with the default options.
+pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
+    analyze_file_with(bytes, Options::default())
+}
 
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
 /// row instead of ending the run.
-pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
-    guarded(|| analyze_unguarded(bytes))
+pub fn analyze_file_with(bytes: &[u8], options: Options) -> FileAnalysis {
+    guarded(|| analyze_with(bytes, options))
 }
 
 /// Runs per-file work, turning a panic into a single `internal_error` row.
@@ -39,6 +63,10 @@ fn guarded(work: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
 
 /// `analyze_file` without the panic guard, for fuzzing: a panic here is a bug to find.
 pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
+    analyze_with(bytes, Options::default())
+}
+
+fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
     let decoded = match sgf::decode(bytes) {
         Ok(d) => d,
         Err(e) => {
@@ -56,7 +84,7 @@ pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
             .enumerate()
             .map(|(i, tree)| {
                 let mut g = match tree {
-                    Ok(tree) => analyze_tree(i, tree),
+                    Ok(tree) => analyze_tree(i, tree, options),
                     Err(e) => GameRecord {
                         game: Some(i),
                         ..GameRecord::file_failure(e.status(), e.to_string())
@@ -73,7 +101,7 @@ pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
     FileAnalysis { encoding, games }
 }
 
-fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
+fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRecord {
     let root = match tree {
         Tree::Go(root) => root,
         Tree::OtherGame(gm) => {
@@ -146,7 +174,7 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
         })
         .collect();
     let score = match (&r.illegal, &record) {
-        (None, Some(rec)) => Some(score_position(&r, &net, &life, rec)),
+        (None, Some(rec)) => Some(score_position(&r, &net, &life, rec, options)),
         _ => None,
     };
     let position = PositionStats {
@@ -192,7 +220,13 @@ fn analyze_tree(index: usize, tree: &Tree) -> GameRecord {
 }
 
 /// Scores the final position with the markup's dead stones, the estimate's, and none.
-fn score_position(r: &Replay, net: &Net, life: &Life, rec: &RecordInfo) -> ScoreRow {
+fn score_position(
+    r: &Replay,
+    net: &Net,
+    life: &Life,
+    rec: &RecordInfo,
+    options: Options,
+) -> ScoreRow {
     let mut protected = vec![false; r.board.cell_count()];
     for (b, v) in net.blocks.iter().zip(&life.blocks) {
         if v.benson {
@@ -209,6 +243,7 @@ fn score_position(r: &Replay, net: &Net, life: &Life, rec: &RecordInfo) -> Score
             margin: margins.under(rec.rules),
             equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
             margins,
+            area: [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
         }
     };
     let sorted = |mut s: SourceScore| {
@@ -218,15 +253,31 @@ fn score_position(r: &Replay, net: &Net, life: &Life, rec: &RecordInfo) -> Score
     let markup = r
         .has_markup
         .then(|| sorted(source(score::markup_dead(&r.board, &r.territory_markup))));
-    let estimate = sorted(source(score::estimate_dead(
-        &r.board, r.to_move, &protected,
-    )));
+    let counted = r.has_markup
+        || rec
+            .result
+            .is_some_and(|res| res.how == How::Score || res.winner == Winner::Draw);
+    let estimate = match options.estimate {
+        EstimateFor::All => true,
+        EstimateFor::Counted => counted,
+        EstimateFor::Never => false,
+    }
+    .then(|| {
+        sorted(source(score::estimate_dead(
+            &r.board, r.to_move, &protected,
+        )))
+    });
     let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
+    // Stones each side put on the board: those standing plus those the other side took.
+    let placed = [
+        r.board.count(Color::Black) + r.captures[1],
+        r.board.count(Color::White) + r.captures[0],
+    ];
     let bounds = score::benson_bounds(proven, r.board.size(), rec.komi, rec.rules, rec.handicap);
     let suspicious = rec
         .result
         .as_ref()
-        .is_some_and(|res| score::contradicts_benson(bounds, res, rec.rules, rec.handicap));
+        .is_some_and(|res| score::contradicts_benson(bounds, placed, res, rec.rules));
     ScoreRow {
         has_markup: r.has_markup,
         markup,

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::analyze::analyze_file;
+use crate::analyze::{analyze_file_with, Options};
 use crate::record::{FileAnalysis, GameRecord, Status};
+use crate::report;
 use crate::sink::{Manifest, Outputs, RunStats};
 use crate::source::{self, Input, Member, Root, Shard};
 
@@ -25,6 +26,7 @@ pub struct AnalyzeConfig {
     pub threads: usize,
     /// Files larger than this many bytes are not read (`too_large` rows).
     pub max_file_size: u64,
+    pub options: Options,
 }
 
 /// Hears how a run goes; the binary draws it, tests ignore it.
@@ -118,6 +120,7 @@ pub fn analyze(
         progress,
         cancel,
         cap: config.max_file_size,
+        options: config.options,
         out: &config.out,
         work: Vec::new(),
         work_bytes: 0,
@@ -148,7 +151,8 @@ pub fn analyze(
         config.shard.map(|s| s.to_string()),
         &stats,
     );
-    let paths = outputs.finish(&manifest).map_err(write_err)?;
+    let mut paths = outputs.finish(&manifest).map_err(write_err)?;
+    paths.extend(report::write(&config.out).map_err(|e| AppError::Output(e.to_string()))?);
     progress.finish();
     Ok(RunReport {
         stats,
@@ -175,6 +179,7 @@ struct Batcher<'a> {
     progress: &'a dyn Progress,
     cancel: &'a AtomicBool,
     cap: u64,
+    options: Options,
     out: &'a std::path::Path,
     work: Vec<Work>,
     /// Bytes held by the batch's members, bounded so memory stays flat.
@@ -203,6 +208,7 @@ impl Batcher<'_> {
     /// follow once it is written.
     fn flush(&mut self) -> Result<(), AppError> {
         let cap = self.cap;
+        let options = self.options;
         let cancel = self.cancel;
         let work = std::mem::take(&mut self.work);
         self.work_bytes = 0;
@@ -215,8 +221,8 @@ impl Batcher<'_> {
                     work.par_iter()
                         .map(|w| {
                             (!cancel.load(Ordering::Relaxed)).then(|| match w {
-                                Work::Read(input) => process_input(input, cap),
-                                Work::Member(_, m) => process_member(m),
+                                Work::Read(input) => process_input(input, cap, options),
+                                Work::Member(_, m) => process_member(m, options),
                             })
                         })
                         .collect()
@@ -284,10 +290,10 @@ fn write_rows(outputs: &mut Outputs, work: &[Work], results: &Results) -> std::i
 
 /// Analyses one member of a container. A game tree of a stream keeps its number in the
 /// stream, also when it fails on its own.
-fn process_member(m: &Member) -> (Option<u64>, FileAnalysis) {
+fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
     match &m.bytes {
         Ok(bytes) => {
-            let mut a = analyze_file(bytes);
+            let mut a = analyze_file_with(bytes, options);
             for g in &mut a.games {
                 g.game = match (g.game, m.game) {
                     (Some(i), n) => Some(i + n.unwrap_or(0)),
@@ -310,9 +316,9 @@ fn process_member(m: &Member) -> (Option<u64>, FileAnalysis) {
 }
 
 /// Reads and analyses one input; a read failure is a row like any other.
-fn process_input(input: &Input, cap: u64) -> (Option<u64>, FileAnalysis) {
+fn process_input(input: &Input, cap: u64, options: Options) -> (Option<u64>, FileAnalysis) {
     match source::read_input(input, cap) {
-        Ok(bytes) => (Some(bytes.len() as u64), analyze_file(&bytes)),
+        Ok(bytes) => (Some(bytes.len() as u64), analyze_file_with(&bytes, options)),
         Err(e) => (
             None,
             FileAnalysis {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::analyze::{EstimateFor, Options};
 use crate::app::AnalyzeConfig;
 use crate::source::{self, Root, Shard};
 
@@ -27,6 +28,15 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Join the outputs of `analyze --shard K/N` runs into the tables of one run.
     Merge(MergeArgs),
+    /// Rebuild report.md, summary.csv, not_benson.csv and plots/ from the tables in DIR.
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// An output folder of `analyze` or `merge`.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -54,6 +64,10 @@ pub struct AnalyzeArgs {
     /// Exit with status 1 when any row is not `ok`.
     #[arg(long)]
     pub strict: bool,
+    /// Which games get the dead-stone estimate: `counted` (a margin or draw in RE, or TB/TW
+    /// markup), `all` (resignations too), `never` (fastest).
+    #[arg(long, value_name = "WHICH", default_value = "counted", value_parser = parse_estimate)]
+    pub estimate: EstimateFor,
     /// Skip files larger than this (a `too_large` row); suffixes K, M, G (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
     pub max_file_size: u64,
@@ -86,6 +100,7 @@ impl Default for AnalyzeArgs {
             quiet: false,
             strict: false,
             max_file_size: 16 << 20,
+            estimate: EstimateFor::Counted,
         }
     }
 }
@@ -120,6 +135,9 @@ impl AnalyzeArgs {
             out: self.out.clone(),
             threads,
             max_file_size: self.max_file_size,
+            options: Options {
+                estimate: self.estimate,
+            },
         })
     }
 }
@@ -132,6 +150,15 @@ pub struct MergeArgs {
     /// Folder for the merged tables.
     #[arg(short, long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
+}
+
+fn parse_estimate(s: &str) -> Result<EstimateFor, String> {
+    match s {
+        "counted" => Ok(EstimateFor::Counted),
+        "all" => Ok(EstimateFor::All),
+        "never" => Ok(EstimateFor::Never),
+        _ => Err(format!("`{s}`: expected counted, all or never")),
+    }
 }
 
 #[cfg(test)]

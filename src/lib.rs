@@ -14,6 +14,7 @@ pub mod life;
 pub mod merge;
 pub mod progress;
 pub mod record;
+pub mod report;
 pub mod score;
 pub mod sgf;
 pub mod sink;

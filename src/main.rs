@@ -26,6 +26,15 @@ fn main() -> ExitCode {
                 Err(e) => progress::fail(&e),
             }
         }
+        Some(Command::Report(r)) => {
+            return match livingblocks::report::write(&r.dir) {
+                Ok(paths) => {
+                    progress::wrote(&paths);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => progress::fail(&AppError::Output(e.to_string())),
+            }
+        }
         None => AnalyzeArgs::default(),
     };
     let config = match args.to_config() {

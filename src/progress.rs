@@ -141,6 +141,14 @@ pub fn summary(r: &RunReport) {
     }
 }
 
+/// Lists the files a `report` command wrote.
+pub fn wrote(paths: &[std::path::PathBuf]) {
+    let mut err = std::io::stderr().lock();
+    for p in paths {
+        let _ = writeln!(err, "livingblocks: wrote {}", p.display());
+    }
+}
+
 /// Reports a run that could not start or finish, and gives its exit code: 2 for a usage or
 /// configuration error, 1 for a failure during the run, 130 when interrupted.
 pub fn fail(e: &AppError) -> ExitCode {

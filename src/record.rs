@@ -104,7 +104,8 @@ pub struct ScoreRow {
     pub has_markup: bool,
     /// From TB/TW; `None` without markup.
     pub markup: Option<SourceScore>,
-    pub estimate: SourceScore,
+    /// `None` where the run did not estimate (see `--estimate`).
+    pub estimate: Option<SourceScore>,
     /// Nothing dead: a lower bound for the side with dead stones inside its area.
     pub none: SourceScore,
     /// Area margins Benson's proof allows, low and high.
@@ -123,6 +124,8 @@ pub struct SourceScore {
     pub margin: Option<f32>,
     /// `None` when RE has no margin.
     pub equals_re: Option<bool>,
+    /// Each side's area score (stones and territory) under this source.
+    pub area: [u32; 2],
 }
 
 /// One row of chains.csv, less `file` and `game`.

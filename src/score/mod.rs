@@ -120,20 +120,28 @@ pub fn benson_bounds(
 }
 
 /// Whether RE contradicts the Benson bounds: its winner's opponent is proven to win, or its
-/// margin lies outside the bounds by more than territory counting can move it (one point
-/// under area counting; the handicap plus three under territory counting, which differs from
-/// area by the stones each side placed and by teire and seki).
+/// margin lies outside the bounds. Under area counting the bounds hold as they are (one point
+/// of slack for komi conventions). Territory counting differs from area counting by the
+/// stones each side placed (`placed`, Black and White, handicap and setup included: passes
+/// make the difference, not only the move order), less up to two points of teire and seki.
+/// Unknown rules contradict only when both ways of counting do.
 pub fn contradicts_benson(
     bounds: (f32, f32),
+    placed: [u32; 2],
     result: &GameResult,
     rules: Rules,
-    handicap: u32,
 ) -> bool {
-    let slack = match counting(rules) {
-        Some(Counting::Area) => 1.0,
-        _ => handicap as f32 + 3.0,
-    };
-    let (low, high) = (bounds.0 - slack, bounds.1 + slack);
+    let area = |slack: f32, shift: f32| outside(bounds, slack, shift, result);
+    let territory_shift = placed[1] as f32 - placed[0] as f32;
+    match counting(rules) {
+        Some(Counting::Area) => area(1.0, 0.0),
+        Some(Counting::Territory) => area(2.0, territory_shift),
+        None => area(1.0, 0.0) && area(2.0, territory_shift),
+    }
+}
+
+fn outside(bounds: (f32, f32), slack: f32, shift: f32, result: &GameResult) -> bool {
+    let (low, high) = (bounds.0 + shift - slack, bounds.1 + shift + slack);
     let beaten = match result.winner {
         Winner::Black => high < 0.0,
         Winner::White => low > 0.0,
@@ -210,29 +218,47 @@ mod tests {
         // Black proves 200 points of 361: at least 200 − 161 − 6.5 = 32.5 ahead.
         let bounds = benson_bounds([200, 50], 19, 6.5, Rules::Chinese, 0);
         assert_eq!(bounds, (32.5, 254.5));
+        let even = [150, 150];
         assert!(contradicts_benson(
             bounds,
+            even,
             &parse_result("W+R"),
-            Rules::Chinese,
-            0
+            Rules::Chinese
         ));
         assert!(contradicts_benson(
             bounds,
+            even,
             &parse_result("B+10.5"),
-            Rules::Chinese,
-            0
+            Rules::Chinese
         ));
         assert!(!contradicts_benson(
             bounds,
+            even,
             &parse_result("B+40.5"),
-            Rules::Chinese,
-            0
+            Rules::Chinese
         ));
         assert!(!contradicts_benson(
             bounds,
+            even,
             &parse_result("B+30.5"),
-            Rules::Japanese,
-            0
+            Rules::Japanese
+        ));
+        // White placed 40 stones more (Black passed): territory counting gives Black 40 more.
+        let whole = benson_bounds([198, 163], 19, 6.5, Rules::Japanese, 0);
+        assert_eq!(whole, (28.5, 28.5));
+        let b685 = parse_result("B+68.5");
+        assert!(!contradicts_benson(
+            whole,
+            [195, 235],
+            &b685,
+            Rules::Japanese
+        ));
+        assert!(contradicts_benson(whole, [195, 235], &b685, Rules::Chinese));
+        assert!(!contradicts_benson(
+            whole,
+            [195, 235],
+            &b685,
+            Rules::Unknown
         ));
     }
 }

@@ -79,6 +79,9 @@ pub const GAME_COLUMNS: &[&str] = &[
     "benson_margin_low",
     "benson_margin_high",
     "suspicious",
+    "score_source",
+    "area_b",
+    "area_w",
     "RE",
     "KM",
     "RU",
@@ -210,15 +213,21 @@ fn write_score(t: &mut Table, s: Option<&ScoreRow>) {
     };
     t.flag(s.has_markup);
     write_source(t, s.markup.as_ref());
-    write_source(t, Some(&s.estimate));
+    write_source(t, s.estimate.as_ref());
     t.text(&s.none.margin.map_or(String::new(), margin_text))
         .text(&margin_text(s.benson_bounds.0))
         .text(&margin_text(s.benson_bounds.1))
         .flag(s.suspicious);
+    let (source, best) = match (&s.markup, &s.estimate) {
+        (Some(m), _) => ("markup", m),
+        (None, Some(e)) => ("estimate", e),
+        (None, None) => ("none", &s.none),
+    };
+    t.text(source).num(best.area[0]).num(best.area[1]);
 }
 
-/// Columns `has_markup` to `suspicious`.
-const SCORE_COLUMNS: usize = 15;
+/// Columns `has_markup` to `area_w`.
+const SCORE_COLUMNS: usize = 18;
 
 fn write_source(t: &mut Table, s: Option<&SourceScore>) {
     let Some(s) = s else {

@@ -1,0 +1,127 @@
+//! The report's SVG charts (plotters' SVG backend: no fonts needed, text stays text).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+/// Series colours, told apart in print as well as on screen.
+const PALETTE: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+type PlotResult = Result<(), String>;
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// Grouped bars: one group per category, one bar per series; values in `0..=y_max`.
+pub fn grouped_bars(
+    path: &Path,
+    title: &str,
+    y_desc: &str,
+    categories: &[String],
+    series: &[(String, Vec<f64>)],
+    y_max: f64,
+) -> PlotResult {
+    let width = (160 + 90 * categories.len() as u32).clamp(480, 1000);
+    let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let n = categories.len().max(1) as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..n, 0.0..y_max * 1.05)
+        .map_err(err)?;
+    let cats = categories.to_vec();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(categories.len() * 2 + 1)
+        .x_label_formatter(&|x| {
+            let k = x.floor() as usize;
+            if (x - k as f64 - 0.5).abs() < 0.01 {
+                cats.get(k).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_desc(y_desc)
+        .draw()
+        .map_err(err)?;
+    let m = series.len().max(1) as f64;
+    let bar = 0.8 / m;
+    for (s, (name, values)) in series.iter().enumerate() {
+        let colour = PALETTE[s % PALETTE.len()];
+        chart
+            .draw_series(values.iter().enumerate().map(|(k, &v)| {
+                let x0 = k as f64 + 0.1 + s as f64 * bar;
+                Rectangle::new([(x0, 0.0), (x0 + bar * 0.95, v)], colour.filled())
+            }))
+            .map_err(err)?
+            .label(name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
+    }
+    if series.len() > 1 {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
+}
+
+/// Histograms side by side, one panel per series, on a shared integer x range.
+pub fn histogram_panels(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    range: (i32, i32),
+    panels: &[(String, Vec<(i32, u32)>)],
+) -> PlotResult {
+    let cols = panels.len().max(1);
+    let root = SVGBackend::new(path, (320 * cols as u32, 360)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let root = root.titled(title, ("sans-serif", 18)).map_err(err)?;
+    let areas = root.split_evenly((1, cols));
+    for (k, ((name, counts), area)) in panels.iter().zip(&areas).enumerate() {
+        let y_max = counts.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1);
+        let mut chart = ChartBuilder::on(area)
+            .caption(name, ("sans-serif", 14))
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(
+                (range.0..range.1).into_segmented(),
+                0u32..y_max + y_max / 10 + 1,
+            )
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(x_desc)
+            .y_desc("games")
+            .draw()
+            .map_err(err)?;
+        let colour = PALETTE[k % PALETTE.len()];
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style(colour.filled())
+                    .margin(1)
+                    .data(counts.iter().copied()),
+            )
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
+}

@@ -1,0 +1,461 @@
+//! Totals read back from a run's tables: what the report shows and summary.csv holds.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::path::Path;
+
+use super::ReportError;
+
+/// The life methods, in the order the tables write them.
+pub const METHODS: [&str; 5] = ["benson", "mp95", "mpfix", "mp95_eyes", "mpfix_eyes"];
+
+/// The groups games are split into by how they ended.
+pub const ENDINGS: [&str; 3] = ["score", "resign", "other"];
+
+/// The sources of dead stones, as games.csv names them.
+pub const SOURCES: [&str; 3] = ["markup", "estimate", "none"];
+
+/// Life totals of one group of games, per colour (index: Black 0, White 1).
+#[derive(Clone, Debug, Default)]
+pub struct LifeSums {
+    pub games: u64,
+    pub blocks: [u64; 2],
+    pub stones: [u64; 2],
+    /// Per method of `METHODS`.
+    pub alive_blocks: [[u64; 2]; 5],
+    pub alive_stones: [[u64; 2]; 5],
+    pub benson_territory: [u64; 2],
+}
+
+/// Margins of one dead-stone source compared with RE.
+#[derive(Clone, Debug, Default)]
+pub struct SourceSums {
+    pub compared: u64,
+    pub exact: u64,
+    pub within_one: u64,
+    pub same_winner: u64,
+    /// Computed − recorded margin, rounded to whole points.
+    pub error: BTreeMap<i32, u32>,
+    /// `(compared, exact)` by rules and by board size.
+    pub by_rules: BTreeMap<String, (u64, u64)>,
+    pub by_size: BTreeMap<String, (u64, u64)>,
+}
+
+/// A block some method calls alive and Benson does not.
+#[derive(Clone, Debug)]
+pub struct NotBenson {
+    pub file: String,
+    pub game: String,
+    pub colour: String,
+    pub anchor: String,
+    pub stones: String,
+    pub mp95: bool,
+    pub mpfix: bool,
+}
+
+/// A record whose result contradicts what Benson proves.
+#[derive(Clone, Debug)]
+pub struct Suspicious {
+    pub file: String,
+    pub game: String,
+    pub re: String,
+    pub rules: String,
+    pub low: String,
+    pub high: String,
+}
+
+/// Everything the report needs, read from one output folder.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub rows: u64,
+    pub files: u64,
+    pub status: BTreeMap<String, u64>,
+    pub sizes: BTreeMap<String, u64>,
+    /// `(how, winner)` of the games with an RE.
+    pub endings: BTreeMap<(String, String), u64>,
+    pub encodings: BTreeMap<String, u64>,
+    pub rules: BTreeMap<String, u64>,
+    pub suicides: u64,
+    pub ko_retakes: u64,
+    pub setup_games: u64,
+    pub markup_games: u64,
+    pub re_present: u64,
+    pub re_parsed: u64,
+    pub re_margin: u64,
+    /// Raw REs that matched no known form, with their counts.
+    pub re_unparsed: BTreeMap<String, u64>,
+    /// Per `ENDINGS` group, then all games last.
+    pub life: [LifeSums; 4],
+    /// `agreement[a][b]`: blocks alive under both methods a and b.
+    pub agreement: [[u64; 5]; 5],
+    pub not_benson: Vec<NotBenson>,
+    pub sources: [SourceSums; 3],
+    /// Estimate's winner against RE's for resigned games: `(games, agreeing)`.
+    pub resign_winner: (u64, u64),
+    pub suspicious: Vec<Suspicious>,
+    /// Benson-proven points (stones and territory) and area scores, per colour.
+    pub proven: [u64; 2],
+    pub area: [u64; 2],
+    /// `(word, closed, grammar)` → `(chains, all alive by mp95, all alive by mpfix)`.
+    pub chains: BTreeMap<(String, bool, bool), (u64, u64, u64)>,
+    /// `(size, shape)` → `(count, worth owner to move, worth opponent to move, classified)`.
+    pub big_eyes: BTreeMap<(u32, String), (u64, String, String, u64)>,
+}
+
+/// A CSV table read whole-row by column name.
+struct Columns(HashMap<String, usize>);
+
+impl Columns {
+    fn get<'r>(&self, row: &'r csv::StringRecord, name: &str) -> &'r str {
+        self.0.get(name).and_then(|&i| row.get(i)).unwrap_or("")
+    }
+
+    fn num(&self, row: &csv::StringRecord, name: &str) -> u64 {
+        self.get(row, name).parse().unwrap_or(0)
+    }
+
+    fn flag(&self, row: &csv::StringRecord, name: &str) -> bool {
+        self.get(row, name) == "1"
+    }
+}
+
+fn open(dir: &Path, name: &str) -> Result<(csv::Reader<Box<dyn Read>>, Columns), ReportError> {
+    let path = dir.join(name);
+    let file = std::fs::File::open(&path)
+        .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
+    let reader: Box<dyn Read> = Box::new(std::io::BufReader::with_capacity(1 << 16, file));
+    let mut r = csv::Reader::from_reader(reader);
+    let headers = r
+        .headers()
+        .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
+    let cols = headers
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.to_string(), i))
+        .collect();
+    Ok((r, Columns(cols)))
+}
+
+fn rows(
+    r: &mut csv::Reader<Box<dyn Read>>,
+    dir: &Path,
+    name: &str,
+    mut f: impl FnMut(&csv::StringRecord),
+) -> Result<(), ReportError> {
+    let mut row = csv::StringRecord::new();
+    loop {
+        match r.read_record(&mut row) {
+            Ok(true) => f(&row),
+            Ok(false) => return Ok(()),
+            Err(e) => {
+                return Err(ReportError::Read(format!(
+                    "{}: {e}",
+                    dir.join(name).display()
+                )))
+            }
+        }
+    }
+}
+
+/// The ending group of a `how` value.
+fn ending(how: &str) -> usize {
+    match how {
+        "score" => 0,
+        "resign" => 1,
+        _ => 2,
+    }
+}
+
+fn parse_f(s: &str) -> Option<f64> {
+    s.parse().ok()
+}
+
+impl Tally {
+    /// Reads games.csv, blocks.csv, chains.csv and big_eyes.csv of `dir`.
+    pub fn read(dir: &Path) -> Result<Tally, ReportError> {
+        let mut t = Tally::default();
+        let mut game_ending: HashMap<(String, String), usize> = HashMap::new();
+        let (mut r, c) = open(dir, "games.csv")?;
+        let mut last_file = String::new();
+        rows(&mut r, dir, "games.csv", |row| {
+            t.rows += 1;
+            let file = c.get(row, "file");
+            if file != last_file {
+                t.files += 1;
+                last_file = file.to_string();
+            }
+            *t.status
+                .entry(c.get(row, "status").to_string())
+                .or_default() += 1;
+            let enc = c.get(row, "encoding");
+            if !enc.is_empty() {
+                *t.encodings.entry(enc.to_string()).or_default() += 1;
+            }
+            if c.get(row, "size").is_empty() {
+                return;
+            }
+            *t.sizes.entry(c.get(row, "size").to_string()).or_default() += 1;
+            t.suicides += c.num(row, "suicides");
+            t.ko_retakes += c.num(row, "ko_retakes");
+            t.setup_games += u64::from(c.num(row, "setup_stones") > 0);
+            *t.rules.entry(c.get(row, "rules").to_string()).or_default() += 1;
+            let how = c.get(row, "how");
+            let winner = c.get(row, "winner");
+            let group = ending(how);
+            game_ending.insert((file.to_string(), c.get(row, "game").to_string()), group);
+            if !c.get(row, "RE").trim().is_empty() {
+                t.re_present += 1;
+                *t.endings
+                    .entry((how.to_string(), winner.to_string()))
+                    .or_default() += 1;
+                if c.flag(row, "re_parsed") {
+                    t.re_parsed += 1;
+                } else {
+                    *t.re_unparsed
+                        .entry(c.get(row, "RE").to_string())
+                        .or_default() += 1;
+                }
+            }
+            for g in [group, 3] {
+                let l = &mut t.life[g];
+                l.games += 1;
+                for (k, s) in ["b", "w"].iter().enumerate() {
+                    l.benson_territory[k] += c.num(row, &format!("benson_territory_{s}"));
+                }
+            }
+            t.score_columns(&c, row, winner, how);
+        })?;
+        t.read_blocks(dir, &game_ending)?;
+        t.read_chains(dir)?;
+        t.read_big_eyes(dir)?;
+        Ok(t)
+    }
+
+    fn score_columns(&mut self, c: &Columns, row: &csv::StringRecord, winner: &str, how: &str) {
+        if c.get(row, "score_source").is_empty() {
+            return;
+        }
+        self.markup_games += u64::from(c.flag(row, "has_markup"));
+        for (k, s) in ["b", "w"].iter().enumerate() {
+            self.proven[k] += c.num(row, &format!("benson_stones_{s}"))
+                + c.num(row, &format!("benson_territory_{s}"));
+            self.area[k] += c.num(row, &format!("area_{s}"));
+        }
+        let recorded = match (winner, parse_f(c.get(row, "margin"))) {
+            ("B", Some(m)) => Some(m),
+            ("W", Some(m)) => Some(-m),
+            ("draw", _) => Some(0.0),
+            _ => None,
+        };
+        if recorded.is_some() {
+            self.re_margin += 1;
+        }
+        if c.flag(row, "suspicious") {
+            self.suspicious.push(Suspicious {
+                file: c.get(row, "file").to_string(),
+                game: c.get(row, "game").to_string(),
+                re: c.get(row, "RE").to_string(),
+                rules: c.get(row, "rules").to_string(),
+                low: c.get(row, "benson_margin_low").to_string(),
+                high: c.get(row, "benson_margin_high").to_string(),
+            });
+        }
+        if how == "resign" && (winner == "B" || winner == "W") {
+            if let Some(m) = parse_f(c.get(row, "margin_estimate_territory")) {
+                self.resign_winner.0 += 1;
+                let says = if m > 0.0 { "B" } else { "W" };
+                self.resign_winner.1 += u64::from(says == winner);
+            }
+        }
+        let Some(want) = recorded else {
+            return;
+        };
+        let (size, rules) = (c.get(row, "size"), c.get(row, "rules"));
+        for (k, src) in SOURCES.iter().enumerate() {
+            let under = parse_f(c.get(row, &format!("margin_{src}")));
+            let computed = if *src == "none" {
+                under
+            } else {
+                under.or_else(|| {
+                    let t = parse_f(c.get(row, &format!("margin_{src}_territory")))?;
+                    let a = parse_f(c.get(row, &format!("margin_{src}_area")))?;
+                    Some(if (t - want).abs() <= (a - want).abs() {
+                        t
+                    } else {
+                        a
+                    })
+                })
+            };
+            let Some(m) = computed else {
+                continue;
+            };
+            let s = &mut self.sources[k];
+            let exact = (m - want).abs() < 1e-3;
+            s.compared += 1;
+            s.exact += u64::from(exact);
+            s.within_one += u64::from((m - want).abs() <= 1.0 + 1e-3);
+            s.same_winner += u64::from((m > 0.0) == (want > 0.0) || m == want);
+            *s.error.entry((m - want).round() as i32).or_default() += 1;
+            for (map, key) in [(&mut s.by_rules, rules), (&mut s.by_size, size)] {
+                let e = map.entry(key.to_string()).or_default();
+                e.0 += 1;
+                e.1 += u64::from(exact);
+            }
+        }
+    }
+
+    fn read_blocks(
+        &mut self,
+        dir: &Path,
+        game_ending: &HashMap<(String, String), usize>,
+    ) -> Result<(), ReportError> {
+        let (mut r, c) = open(dir, "blocks.csv")?;
+        let mut key = (String::new(), String::new());
+        let mut group = 2;
+        rows(&mut r, dir, "blocks.csv", |row| {
+            let (file, game) = (c.get(row, "file"), c.get(row, "game"));
+            if key.0 != file || key.1 != game {
+                key = (file.to_string(), game.to_string());
+                group = game_ending.get(&key).copied().unwrap_or(2);
+            }
+            let colour = usize::from(c.get(row, "colour") == "W");
+            let stones = c.num(row, "stones");
+            let alive = METHODS.map(|m| c.flag(row, m));
+            for g in [group, 3] {
+                let l = &mut self.life[g];
+                l.blocks[colour] += 1;
+                l.stones[colour] += stones;
+                for (k, &a) in alive.iter().enumerate() {
+                    if a {
+                        l.alive_blocks[k][colour] += 1;
+                        l.alive_stones[k][colour] += stones;
+                    }
+                }
+            }
+            for a in 0..5 {
+                for b in 0..5 {
+                    self.agreement[a][b] += u64::from(alive[a] && alive[b]);
+                }
+            }
+            let (mp95, mpfix) = (alive[1], alive[2]);
+            if (mp95 || mpfix) && !alive[0] {
+                self.not_benson.push(NotBenson {
+                    file: file.to_string(),
+                    game: game.to_string(),
+                    colour: c.get(row, "colour").to_string(),
+                    anchor: c.get(row, "anchor").to_string(),
+                    stones: c.get(row, "stones").to_string(),
+                    mp95,
+                    mpfix,
+                });
+            }
+        })
+    }
+
+    fn read_chains(&mut self, dir: &Path) -> Result<(), ReportError> {
+        let (mut r, c) = open(dir, "chains.csv")?;
+        rows(&mut r, dir, "chains.csv", |row| {
+            let e = self
+                .chains
+                .entry((
+                    c.get(row, "word").to_string(),
+                    c.flag(row, "closed"),
+                    c.flag(row, "grammar"),
+                ))
+                .or_default();
+            e.0 += 1;
+            e.1 += u64::from(c.flag(row, "mp95"));
+            e.2 += u64::from(c.flag(row, "mpfix"));
+        })
+    }
+
+    fn read_big_eyes(&mut self, dir: &Path) -> Result<(), ReportError> {
+        let (mut r, c) = open(dir, "big_eyes.csv")?;
+        rows(&mut r, dir, "big_eyes.csv", |row| {
+            let size = c.num(row, "size") as u32;
+            let e = self
+                .big_eyes
+                .entry((size, c.get(row, "shape").to_string()))
+                .or_insert_with(|| {
+                    (
+                        0,
+                        c.get(row, "worth_owner_to_move").to_string(),
+                        c.get(row, "worth_opponent_to_move").to_string(),
+                        0,
+                    )
+                });
+            e.0 += 1;
+            e.3 += u64::from(c.flag(row, "classified"));
+        })
+    }
+
+    /// summary.csv rows: `(measure, colour, method, value)`, counts only, so that the rows of
+    /// several runs add up to those of one run over all their inputs.
+    pub fn summary(&self) -> Vec<(String, String, String, u64)> {
+        let mut out = Vec::new();
+        let mut push = |m: &str, c: &str, k: &str, v: u64| {
+            out.push((m.to_string(), c.to_string(), k.to_string(), v));
+        };
+        push("rows", "", "", self.rows);
+        push("files", "", "", self.files);
+        for (s, n) in &self.status {
+            push("games", "", &format!("status:{s}"), *n);
+        }
+        for (s, n) in &self.sizes {
+            push("games", "", &format!("size:{s}"), *n);
+        }
+        for ((how, winner), n) in &self.endings {
+            push("games", "", &format!("ended:{how}:{winner}"), *n);
+        }
+        push("re", "", "present", self.re_present);
+        push("re", "", "parsed", self.re_parsed);
+        push("re", "", "with_margin", self.re_margin);
+        push("games", "", "has_markup", self.markup_games);
+        let all = &self.life[3];
+        for (k, colour) in ["B", "W"].iter().enumerate() {
+            push("blocks", colour, "all", all.blocks[k]);
+            push("stones", colour, "all", all.stones[k]);
+            for (m, method) in METHODS.iter().enumerate() {
+                push("blocks_alive", colour, method, all.alive_blocks[m][k]);
+                push("stones_alive", colour, method, all.alive_stones[m][k]);
+            }
+            push("territory", colour, "benson", all.benson_territory[k]);
+            push("proven_points", colour, "benson", self.proven[k]);
+            push("area_points", colour, "best_source", self.area[k]);
+        }
+        for (k, src) in SOURCES.iter().enumerate() {
+            let s = &self.sources[k];
+            push("margin_compared", "", src, s.compared);
+            push("margin_exact", "", src, s.exact);
+            push("margin_within_1", "", src, s.within_one);
+            push("winner_agrees", "", src, s.same_winner);
+        }
+        push("suspicious", "", "benson", self.suspicious.len() as u64);
+        push(
+            "not_benson_blocks",
+            "",
+            "mp95",
+            self.not_benson.iter().filter(|b| b.mp95).count() as u64,
+        );
+        push(
+            "not_benson_blocks",
+            "",
+            "mpfix",
+            self.not_benson.iter().filter(|b| b.mpfix).count() as u64,
+        );
+        let chains: u64 = self.chains.values().map(|v| v.0).sum();
+        let grammar: u64 = self
+            .chains
+            .iter()
+            .filter(|(k, _)| k.2)
+            .map(|(_, v)| v.0)
+            .sum();
+        push("chains", "", "all", chains);
+        push("chains", "", "grammar", grammar);
+        let eyes: u64 = self.big_eyes.values().map(|v| v.0).sum();
+        let classified: u64 = self.big_eyes.values().map(|v| v.3).sum();
+        push("big_eyes", "", "all", eyes);
+        push("big_eyes", "", "classified", classified);
+        out
+    }
+}
