@@ -249,7 +249,7 @@ fn draw_plots(t: &Tally, dir: &Path) -> Vec<(&'static str, Result<(), String>)> 
                 &dir.join("margin_error.svg"),
                 "Computed minus recorded margin, games not exact (points; ends clamped at ±30)",
                 "points",
-                (-30, 31),
+                (-30, 30),
                 &panels,
             ),
         ),

@@ -81,7 +81,8 @@ pub fn grouped_bars(
     root.present().map_err(err)
 }
 
-/// Histograms side by side, one panel per series, on a shared integer x range.
+/// Histograms side by side, one panel per series, on a shared integer x range; the bins are
+/// given already counted.
 pub fn histogram_panels(
     path: &Path,
     title: &str,
@@ -102,7 +103,7 @@ pub fn histogram_panels(
             .x_label_area_size(36)
             .y_label_area_size(48)
             .build_cartesian_2d(
-                (range.0..range.1).into_segmented(),
+                f64::from(range.0) - 0.5..f64::from(range.1) + 0.5,
                 0u32..y_max + y_max / 10 + 1,
             )
             .map_err(err)?;
@@ -114,13 +115,13 @@ pub fn histogram_panels(
             .draw()
             .map_err(err)?;
         let colour = PALETTE[k % PALETTE.len()];
+        // Bars drawn one by one in x order (plotters' Histogram sums through a HashMap, whose
+        // order would make the SVG differ between identical runs).
         chart
-            .draw_series(
-                Histogram::vertical(&chart)
-                    .style(colour.filled())
-                    .margin(1)
-                    .data(counts.iter().copied()),
-            )
+            .draw_series(counts.iter().map(|&(x, c)| {
+                let x = f64::from(x);
+                Rectangle::new([(x - 0.4, 0), (x + 0.4, c)], colour.filled())
+            }))
             .map_err(err)?;
     }
     root.present().map_err(err)

@@ -273,19 +273,15 @@ impl Tally {
         let (size, rules) = (c.get(row, "size"), c.get(row, "rules"));
         for (k, src) in SOURCES.iter().enumerate() {
             let under = parse_f(c.get(row, &format!("margin_{src}")));
-            let computed = if *src == "none" {
-                under
-            } else {
-                under.or_else(|| {
-                    let t = parse_f(c.get(row, &format!("margin_{src}_territory")))?;
-                    let a = parse_f(c.get(row, &format!("margin_{src}_area")))?;
-                    Some(if (t - want).abs() <= (a - want).abs() {
-                        t
-                    } else {
-                        a
-                    })
+            let computed = under.or_else(|| {
+                let t = parse_f(c.get(row, &format!("margin_{src}_territory")))?;
+                let a = parse_f(c.get(row, &format!("margin_{src}_area")))?;
+                Some(if (t - want).abs() <= (a - want).abs() {
+                    t
+                } else {
+                    a
                 })
-            };
+            });
             let Some(m) = computed else {
                 continue;
             };

@@ -76,6 +76,8 @@ pub const GAME_COLUMNS: &[&str] = &[
     "margin_estimate_area",
     "estimate_equals_re",
     "margin_none",
+    "margin_none_territory",
+    "margin_none_area",
     "benson_margin_low",
     "benson_margin_high",
     "suspicious",
@@ -215,6 +217,8 @@ fn write_score(t: &mut Table, s: Option<&ScoreRow>) {
     write_source(t, s.markup.as_ref());
     write_source(t, s.estimate.as_ref());
     t.text(&s.none.margin.map_or(String::new(), margin_text))
+        .text(&margin_text(s.none.margins.territory))
+        .text(&margin_text(s.none.margins.area))
         .text(&margin_text(s.benson_bounds.0))
         .text(&margin_text(s.benson_bounds.1))
         .flag(s.suspicious);
@@ -227,7 +231,7 @@ fn write_score(t: &mut Table, s: Option<&ScoreRow>) {
 }
 
 /// Columns `has_markup` to `area_w`.
-const SCORE_COLUMNS: usize = 18;
+const SCORE_COLUMNS: usize = 20;
 
 fn write_source(t: &mut Table, s: Option<&SourceScore>) {
     let Some(s) = s else {

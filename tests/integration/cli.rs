@@ -293,10 +293,39 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
         "chains.csv",
         "big_eyes.csv",
         "manifest.tsv",
+        "summary.csv",
+        "report.md",
+        "plots/margin_error.svg",
     ] {
         let one = env.output("all", name);
         assert!(one.lines().count() > 1, "{name} has rows");
         assert!(one == env.output("merged", name), "{name} differs");
+    }
+    // summary.csv adds up: the shards' rows sum to the whole run's.
+    let mut sum: std::collections::BTreeMap<(String, String, String), u64> = Default::default();
+    for k in 0..3 {
+        for r in rows(&env.output(&format!("s{k}"), "summary.csv")) {
+            *sum.entry((
+                r["measure"].clone(),
+                r["colour"].clone(),
+                r["method"].clone(),
+            ))
+            .or_default() += r["value"].parse::<u64>().unwrap();
+        }
+    }
+    let whole = rows(&env.output("all", "summary.csv"));
+    assert!(whole.len() > 40);
+    for r in whole {
+        let key = (
+            r["measure"].clone(),
+            r["colour"].clone(),
+            r["method"].clone(),
+        );
+        assert_eq!(
+            sum.get(&key).copied().unwrap_or(0),
+            r["value"].parse::<u64>().unwrap(),
+            "{key:?}"
+        );
     }
     // Each shard holds a real part of the games.
     let parts: Vec<usize> = (0..3)

@@ -4,6 +4,7 @@ mod archives;
 mod cli;
 mod edge_cases;
 mod replay_reference;
+mod report;
 mod robustness;
 mod scoring;
 mod util;

@@ -1,0 +1,94 @@
+//! The report: written by every run, rebuilt by `livingblocks report DIR` byte for byte, and
+//! the scoring columns it reads.
+
+use crate::util::{rows, TestEnv};
+
+/// A counted 9×9 game with TB/TW markup: Black's lone stone at `gc` is dead in White's area.
+const COUNTED: &str = "(;GM[1]FF[4]SZ[9]KM[0.5]RU[Japanese]RE[W+4.5]\
+    ;B[da];W[ea];B[db];W[eb];B[dc];W[ec];B[dd];W[ed];B[de];W[ee];B[df];W[ef];B[dg];W[eg]\
+    ;B[dh];W[eh];B[di];W[ei];B[gc];W[]\
+    ;B[]TB[aa][ba][ca][ab][bb][cb][ac][bc][cc][ad][bd][cd][ae][be][ce][af][bf][cf][ag][bg][cg][ah][bh][ch][ai][bi][ci]\
+    TW[fa][ga][ha][ia][fb][gb][hb][ib][fc][gc][hc][ic][fd][gd][hd][id][fe][ge][he][ie][ff][gf][hf][if][fg][gg][hg][ig][fh][gh][hh][ih][fi][gi][hi][ii])";
+
+#[test]
+fn every_run_writes_the_report_and_report_rebuilds_it() {
+    let env = TestEnv::new();
+    env.write("counted.sgf", COUNTED);
+    env.write("resigned.sgf", "(;SZ[9]RE[B+R];B[ee];W[cc];B[gg])");
+    let games = rows(&env.analyze("out", 2));
+    let counted = &games[0];
+    assert_eq!(counted["has_markup"], "1");
+    assert_eq!(counted["dead_markup"], "gc");
+    assert_eq!(counted["dead_estimate"], "gc");
+    // White 36 points + 1 prisoner, Black 27, komi 0.5: W+10.5, not the W+4.5 recorded.
+    assert_eq!(counted["margin_markup"], "-10.5");
+    assert_eq!(counted["markup_equals_re"], "0");
+    assert_eq!(counted["margin_markup_area"], "-9.5");
+    let resigned = &games[1];
+    assert_eq!(resigned["has_markup"], "0");
+    assert_eq!(
+        resigned["dead_estimate"], "",
+        "no estimate for a resignation by default"
+    );
+    assert_eq!(resigned["score_source"], "none");
+    let report = env.output("out", "report.md");
+    for section in [
+        "## Corpus",
+        "## Life",
+        "## Chains and big eyes",
+        "## Results",
+    ] {
+        assert!(report.contains(section), "{section}");
+    }
+    for plot in [
+        "statuses",
+        "endings",
+        "life_blocks",
+        "life_stones",
+        "margin_error",
+        "big_eyes",
+    ] {
+        let svg = env.output("out", &format!("plots/{plot}.svg"));
+        assert!(svg.starts_with("<svg"), "{plot}");
+        assert!(
+            report.contains(&format!("plots/{plot}.svg")),
+            "{plot} linked"
+        );
+    }
+    let before: Vec<String> = ["report.md", "summary.csv", "not_benson.csv"]
+        .iter()
+        .map(|f| env.output("out", f))
+        .collect();
+    std::fs::remove_file(env.dir.path().join("out/report.md")).unwrap();
+    let o = env.run(&["report", "out"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (f, b) in ["report.md", "summary.csv", "not_benson.csv"]
+        .iter()
+        .zip(before)
+    {
+        assert_eq!(env.output("out", f), b, "{f}");
+    }
+}
+
+#[test]
+fn the_estimate_flag_chooses_the_games() {
+    let env = TestEnv::new();
+    env.write("resigned.sgf", "(;SZ[9]RE[B+R];B[ee];W[cc];B[gg])");
+    for (flag, filled) in [("all", true), ("never", false), ("counted", false)] {
+        let o = env.run(&["analyze", "in", "--out", flag, "--estimate", flag, "-q"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let g = &rows(&env.output(flag, "games.csv"))[0];
+        assert_eq!(!g["margin_estimate_territory"].is_empty(), filled, "{flag}");
+    }
+    let o = env.run(&["analyze", "in", "--out", "x", "--estimate", "sometimes"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn report_of_a_folder_without_tables_is_an_error() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.dir.path().join("empty")).unwrap();
+    let o = env.run(&["report", "empty"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("games.csv"));
+}
