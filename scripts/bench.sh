@@ -4,6 +4,7 @@
 # speed-up, and whether the outputs are byte-identical.
 #
 #   scripts/bench.sh [DIR] [N] [R]     defaults: ../shared/corpus/pro/games, nproc, 3
+#   BENCH_ARGS='--estimate never' scripts/bench.sh ...   extra arguments for every run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-../shared/corpus/pro/games}
@@ -19,7 +20,8 @@ trap 'rm -rf "$work"' EXIT
 best() { # threads -> "wall_s games rss_kib" of the fastest run
   local j=$1 line bestline="" bestwall=""
   for _ in $(seq "$repeats"); do
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" analyze "$dir" --out "$work/j$j" -j "$j" -q 2>"$work/log"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" analyze "$dir" --out "$work/j$j" -j "$j" -q ${BENCH_ARGS:-} 2>"$work/log"
     local games; games=$(grep -o '[0-9]* games in' "$work/log" | grep -o '^[0-9]*')
     read -r wall rss <"$work/time"
     line="$wall $games $rss"
@@ -33,7 +35,7 @@ best() { # threads -> "wall_s games rss_kib" of the fastest run
 read -r w1 g1 r1 <<<"$(best 1)"
 read -r wn gn rn <<<"$(best "$threads")"
 same=yes
-for f in games.csv blocks.csv chains.csv big_eyes.csv manifest.tsv; do
+for f in games.csv blocks.csv chains.csv big_eyes.csv manifest.tsv summary.csv report.md; do
   cmp -s "$work/j1/$f" "$work/j$threads/$f" || same=no
 done
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
@@ -50,7 +52,7 @@ mkdir -p reports/bench
 cat >reports/bench/bench.md <<MD
 # livingblocks throughput
 
-\`scripts/bench.sh $dir $threads $repeats\` on $(date -u +%Y-%m-%d): $(nproc) cores ($cpu),
+\`BENCH_ARGS='${BENCH_ARGS:-}' scripts/bench.sh $dir $threads $repeats\` on $(date -u +%Y-%m-%d): $(nproc) cores ($cpu),
 $(free -g | awk '/Mem:/{print $2}') GiB, release build, best of $repeats runs, files in the page cache.
 
 | threads | wall | games | games/s | peak RSS |
