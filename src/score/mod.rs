@@ -4,6 +4,8 @@
 
 pub mod count;
 pub mod estimate;
+#[cfg(test)]
+mod properties;
 
 pub use count::{count, Count};
 pub use estimate::{estimate_dead, PLAYOUTS};

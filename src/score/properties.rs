@@ -1,0 +1,97 @@
+//! Invariants of counting and estimating on random positions (proptest):
+//! - every point is a stone, territory of one side, or neutral;
+//! - teire only ever removes territory points, and territory plus teire is the area count;
+//! - swapping the colours swaps the count;
+//! - the estimate never kills a protected stone, and kills whole blocks.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::go::random::random_position;
+use crate::go::{Board, Cell, Color, Idx};
+use crate::life::{analyze_life, Net};
+
+fn sizes() -> impl Strategy<Value = u8> {
+    prop::sample::select(vec![5u8, 7, 9, 13])
+}
+
+fn position(seed: u64, size: u8) -> (Board, Color) {
+    let moves =
+        (size as usize * size as usize) / 2 + (seed as usize % (2 * size as usize * size as usize));
+    random_position(seed, size, moves)
+}
+
+fn swapped(b: &Board) -> Board {
+    let mut s = b.clone();
+    for i in b.points() {
+        let p = b.point(i);
+        let cell = match b.cell(i) {
+            Cell::Stone(c) => Some(c.opponent()),
+            _ => None,
+        };
+        s.setup(p, cell).unwrap();
+    }
+    s
+}
+
+/// Some stones of the position, chosen by the seed's bits.
+fn some_stones(b: &Board, seed: u64) -> Vec<Idx> {
+    b.points()
+        .filter(|&i| matches!(b.cell(i), Cell::Stone(_)))
+        .enumerate()
+        .filter(|(k, _)| (seed >> (k % 64)) & 1 == 1 && k % 5 == 0)
+        .map(|(_, i)| i)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn every_point_is_counted_once(seed in any::<u64>(), size in sizes()) {
+        let (board, _) = position(seed, size);
+        let dead = some_stones(&board, seed);
+        let c = count(&board, &dead);
+        let n = u32::from(size) * u32::from(size);
+        prop_assert_eq!(
+            c.stones[0] + c.stones[1] + c.area_territory[0] + c.area_territory[1] + c.neutral,
+            n
+        );
+        prop_assert_eq!(c.dead[0] + c.dead[1], dead.len() as u32);
+        for k in 0..2 {
+            prop_assert_eq!(c.territory[k] + c.teire[k], c.area_territory[k]);
+        }
+    }
+
+    #[test]
+    fn counting_is_colour_symmetric(seed in any::<u64>(), size in sizes()) {
+        let (board, _) = position(seed, size);
+        let a = count(&board, &[]);
+        let b = count(&swapped(&board), &[]);
+        prop_assert_eq!(a.area_territory, [b.area_territory[1], b.area_territory[0]]);
+        prop_assert_eq!(a.stones, [b.stones[1], b.stones[0]]);
+        prop_assert_eq!(a.neutral, b.neutral);
+        prop_assert_eq!(a.teire, [b.teire[1], b.teire[0]]);
+    }
+
+    #[test]
+    fn the_estimate_spares_benson_and_kills_whole_blocks(seed in any::<u64>(), size in sizes()) {
+        let (board, to_move) = position(seed, size);
+        let net = Net::build(&board);
+        let life = analyze_life(&board, &net, to_move);
+        let mut protected = vec![false; board.cell_count()];
+        for (b, v) in net.blocks.iter().zip(&life.blocks) {
+            for &i in &b.stones {
+                protected[i] = v.benson;
+            }
+        }
+        let dead = estimate_dead(&board, to_move, &protected);
+        for b in &net.blocks {
+            let killed = b.stones.iter().filter(|i| dead.contains(i)).count();
+            prop_assert!(killed == 0 || killed == b.stones.len(), "part of a block killed");
+        }
+        for &i in &dead {
+            prop_assert!(!protected[i], "Benson-alive stone at {} killed", board.point(i));
+        }
+    }
+}
