@@ -1,0 +1,369 @@
+//! A board for playouts: the same padded array as `go::Board`, plus blocks kept as linked
+//! lists with pseudo-liberty counts (the liberty sum and sum of squares tell a block in atari
+//! and its last liberty at once), so that the policy's legality, atari and self-atari tests
+//! stop walking whole blocks. Moves follow `Board::play` exactly (captures, the simple-ko
+//! point), so a playout is the same game it would be on `Board`.
+
+use crate::go::board::{Board, Cell, Color, Idx};
+
+#[derive(Clone)]
+pub struct FastBoard {
+    size: u8,
+    stride: usize,
+    cells: Vec<Cell>,
+    /// Per stone: its block's head; per head: the block's figures.
+    head: Vec<u32>,
+    /// Per stone: the next stone of its block (a circular list).
+    next: Vec<u32>,
+    stones: Vec<u32>,
+    /// Pseudo-liberties: (stone, adjacent empty point) pairs, their count, index sum and sum
+    /// of squares.
+    plib: Vec<u32>,
+    lsum: Vec<u64>,
+    lsq: Vec<u64>,
+    ko: Option<(Idx, Color)>,
+    /// The points the last move emptied by capture.
+    captured: Vec<Idx>,
+    /// Scratch marks for the few walks left.
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl FastBoard {
+    pub fn from_board(b: &Board) -> FastBoard {
+        let n = b.cell_count();
+        let mut f = FastBoard {
+            size: b.size(),
+            stride: b.size() as usize + 2,
+            cells: (0..n).map(|i| b.cell(i)).collect(),
+            head: vec![0; n],
+            next: vec![0; n],
+            stones: vec![0; n],
+            plib: vec![0; n],
+            lsum: vec![0; n],
+            lsq: vec![0; n],
+            ko: None,
+            captured: Vec::new(),
+            mark: vec![0; n],
+            stamp: 0,
+        };
+        let mut seen = vec![false; n];
+        let mut block = Vec::new();
+        for start in b.points() {
+            let Cell::Stone(c) = f.cells[start] else {
+                continue;
+            };
+            if seen[start] {
+                continue;
+            }
+            block.clear();
+            block.push(start);
+            seen[start] = true;
+            let mut k = 0;
+            while k < block.len() {
+                let i = block[k];
+                k += 1;
+                for nb in f.neighbours(i) {
+                    if f.cells[nb] == Cell::Stone(c) && !seen[nb] {
+                        seen[nb] = true;
+                        block.push(nb);
+                    }
+                }
+            }
+            for (k, &s) in block.iter().enumerate() {
+                f.head[s] = start as u32;
+                f.next[s] = block[(k + 1) % block.len()] as u32;
+                for nb in f.neighbours(s) {
+                    if f.cells[nb] == Cell::Empty {
+                        f.add_lib(start, nb);
+                    }
+                }
+            }
+            f.stones[start] = block.len() as u32;
+        }
+        f
+    }
+
+    pub fn points(&self) -> impl Iterator<Item = Idx> + '_ {
+        let (n, s) = (self.size as usize, self.stride);
+        (0..n).flat_map(move |y| (0..n).map(move |x| (y + 1) * s + x + 1))
+    }
+
+    pub fn cell(&self, i: Idx) -> Cell {
+        self.cells[i]
+    }
+
+    #[inline]
+    pub fn neighbours(&self, i: Idx) -> [Idx; 4] {
+        [i - self.stride, i - 1, i + 1, i + self.stride]
+    }
+
+    fn add_lib(&mut self, h: Idx, l: Idx) {
+        self.plib[h] += 1;
+        self.lsum[h] += l as u64;
+        self.lsq[h] += (l * l) as u64;
+    }
+
+    fn remove_lib(&mut self, h: Idx, l: Idx) {
+        self.plib[h] -= 1;
+        self.lsum[h] -= l as u64;
+        self.lsq[h] -= (l * l) as u64;
+    }
+
+    fn head_of(&self, i: Idx) -> Idx {
+        self.head[i] as usize
+    }
+
+    /// Whether the block of the stone at `i` has exactly one liberty.
+    pub fn in_atari(&self, i: Idx) -> bool {
+        let h = self.head_of(i);
+        let n = u64::from(self.plib[h]);
+        n > 0 && n * self.lsq[h] == self.lsum[h] * self.lsum[h]
+    }
+
+    /// The one liberty of a block in atari.
+    pub fn atari_liberty(&self, i: Idx) -> Idx {
+        let h = self.head_of(i);
+        (self.lsum[h] / u64::from(self.plib[h])) as usize
+    }
+
+    /// As `Board::is_legal`: no suicide, no immediate ko retake.
+    pub fn is_legal(&self, c: Color, i: Idx) -> bool {
+        if self.cells[i] != Cell::Empty || self.ko == Some((i, c)) {
+            return false;
+        }
+        self.neighbours(i).into_iter().any(|n| match self.cells[n] {
+            Cell::Empty => true,
+            Cell::Wall => false,
+            Cell::Stone(o) => (o == c) != self.in_atari(n),
+        })
+    }
+
+    /// Whether every on-board neighbour of `i` is a stone of `c`.
+    pub fn is_own_eye_point(&self, i: Idx, c: Color) -> bool {
+        self.neighbours(i)
+            .iter()
+            .all(|&n| matches!(self.cells[n], Cell::Wall) || self.cells[n] == Cell::Stone(c))
+    }
+
+    /// Whether `c` at the empty `i` would leave its block with one liberty and capture
+    /// nothing (as `Board::block_if_played` and `Board::liberties_upto` decide it).
+    pub fn self_atari(&mut self, c: Color, i: Idx) -> bool {
+        if self.liberties_if_played(c, i) >= 2 {
+            return false;
+        }
+        !self
+            .neighbours(i)
+            .into_iter()
+            .any(|n| self.cells[n] == Cell::Stone(c.opponent()) && self.in_atari(n))
+    }
+
+    /// Distinct liberties, up to two, of the block a stone of `c` at `i` would make, before
+    /// captures.
+    fn liberties_if_played(&mut self, c: Color, i: Idx) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.mark[i] = stamp;
+        let mut libs = 0;
+        for n in self.neighbours(i) {
+            if self.cells[n] == Cell::Empty && self.mark[n] != stamp {
+                self.mark[n] = stamp;
+                libs += 1;
+            }
+        }
+        if libs >= 2 {
+            return libs;
+        }
+        for n in self.neighbours(i) {
+            if self.cells[n] != Cell::Stone(c) || self.in_atari(n) {
+                // A block in atari beside the empty `i` has `i` as its only liberty.
+                continue;
+            }
+            let h = self.head_of(n);
+            let mut s = h;
+            loop {
+                for m in self.neighbours(s) {
+                    if self.cells[m] == Cell::Empty && self.mark[m] != stamp {
+                        self.mark[m] = stamp;
+                        libs += 1;
+                        if libs >= 2 {
+                            return libs;
+                        }
+                    }
+                }
+                s = self.next[s] as usize;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        libs
+    }
+
+    /// The points the last move emptied by capture.
+    pub fn captured(&self) -> &[Idx] {
+        &self.captured
+    }
+
+    /// Plays a legal move as `Board::play` does; returns the stones captured.
+    pub fn play(&mut self, c: Color, i: Idx) -> u32 {
+        self.captured.clear();
+        self.cells[i] = Cell::Stone(c);
+        self.head[i] = i as u32;
+        self.next[i] = i as u32;
+        self.stones[i] = 1;
+        self.plib[i] = 0;
+        self.lsum[i] = 0;
+        self.lsq[i] = 0;
+        for n in self.neighbours(i) {
+            match self.cells[n] {
+                Cell::Empty => self.add_lib(i, n),
+                Cell::Stone(_) => {
+                    let h = self.head_of(n);
+                    self.remove_lib(h, i);
+                }
+                Cell::Wall => {}
+            }
+        }
+        for n in self.neighbours(i) {
+            if self.cells[n] == Cell::Stone(c) {
+                let (a, b) = (self.head_of(i), self.head_of(n));
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+        let opp = Cell::Stone(c.opponent());
+        let mut captured = 0;
+        let mut last_captured = None;
+        for n in self.neighbours(i) {
+            if self.cells[n] == opp && self.plib[self.head_of(n)] == 0 {
+                let removed = self.remove_block(self.head_of(n));
+                if removed == 1 {
+                    last_captured = Some(n);
+                }
+                captured += removed;
+            }
+        }
+        self.ko = None;
+        if captured == 1 {
+            if let Some(k) = last_captured {
+                let nb = self.neighbours(i);
+                let alone = nb.iter().all(|&n| self.cells[n] != Cell::Stone(c));
+                let libs = nb.iter().filter(|&&n| self.cells[n] == Cell::Empty).count();
+                if alone && libs == 1 {
+                    self.ko = Some((k, c.opponent()));
+                }
+            }
+        }
+        captured
+    }
+
+    pub fn pass(&mut self) {
+        self.ko = None;
+    }
+
+    /// Joins two blocks, the smaller relabelled into the larger.
+    fn merge(&mut self, a: Idx, b: Idx) {
+        let (big, small) = if self.stones[a] >= self.stones[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.head[s] = big as u32;
+            s = self.next[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.stones[big] += self.stones[small];
+        self.plib[big] += self.plib[small];
+        self.lsum[big] += self.lsum[small];
+        self.lsq[big] += self.lsq[small];
+    }
+
+    /// Removes a captured block; its points become liberties of the blocks around.
+    fn remove_block(&mut self, h: Idx) -> u32 {
+        let mut s = h;
+        loop {
+            self.cells[s] = Cell::Empty;
+            self.captured.push(s);
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+        let mut n = 0;
+        loop {
+            n += 1;
+            for m in self.neighbours(s) {
+                if let Cell::Stone(_) = self.cells[m] {
+                    let hm = self.head_of(m);
+                    self.add_lib(hm, s);
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::random::random_position;
+
+    /// Plays the same random legal moves on both boards and compares them after each one.
+    #[test]
+    fn follows_board_exactly() {
+        for seed in 0..40u64 {
+            let (mut board, mut c) = random_position(seed, 9, 30);
+            let mut fast = FastBoard::from_board(&board);
+            let mut rng = crate::go::random::Rng::new(seed);
+            for _ in 0..200 {
+                let candidates: Vec<Idx> = board.points().collect();
+                for &i in &candidates {
+                    if board.cell(i) == Cell::Empty {
+                        assert_eq!(fast.is_legal(c, i), board.is_legal(c, i), "seed {seed}");
+                        if board.is_legal(c, i) {
+                            let (libs, _) = board.block_if_played(c, i, 2);
+                            let caps = board.neighbours(i).into_iter().any(|n| {
+                                board.cell(n) == Cell::Stone(c.opponent())
+                                    && board.liberties_upto(n, 2) == 1
+                            });
+                            assert_eq!(fast.self_atari(c, i), libs < 2 && !caps, "seed {seed}");
+                        }
+                    } else if let Cell::Stone(_) = board.cell(i) {
+                        assert_eq!(fast.in_atari(i), board.liberties_upto(i, 2) == 1);
+                    }
+                }
+                let legal: Vec<Idx> = candidates
+                    .into_iter()
+                    .filter(|&i| board.cell(i) == Cell::Empty && board.is_legal(c, i))
+                    .collect();
+                if legal.is_empty() {
+                    board.pass();
+                    fast.pass();
+                } else {
+                    let i = legal[rng.below(legal.len())];
+                    let out = board.play_at(c, i);
+                    assert_eq!(fast.play(c, i), out.captured);
+                }
+                for i in board.points() {
+                    assert_eq!(fast.cell(i), board.cell(i), "seed {seed}");
+                }
+                c = c.opponent();
+            }
+        }
+    }
+}
