@@ -141,8 +141,9 @@ fn collect_group(board: &Board, start: Idx, c: Color, seen: &mut [bool], group: 
     }
 }
 
-/// The empty points within two steps (through empty points) of a group: where its eyes
-/// would be, and where the opponent's territory presses on it.
+/// The empty regions a group touches: where its eyes would be, or the opponent's territory
+/// it sits in. (Counting only the points within two steps measured 554 exact of 596, within
+/// eight or more 558, the same as whole regions.)
 fn surroundings(board: &Board, group: &[Idx], near: &mut [bool], around: &mut Vec<Idx>) {
     for &i in around.iter() {
         near[i] = false;
@@ -156,14 +157,15 @@ fn surroundings(board: &Board, group: &[Idx], near: &mut [bool], around: &mut Ve
             }
         }
     }
-    let liberties = around.len();
-    for k in 0..liberties {
+    let mut k = 0;
+    while k < around.len() {
         for n in board.neighbours(around[k]) {
             if board.cell(n) == Cell::Empty && !near[n] {
                 near[n] = true;
                 around.push(n);
             }
         }
+        k += 1;
     }
 }
 
