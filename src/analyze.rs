@@ -227,14 +227,7 @@ fn score_position(
     rec: &RecordInfo,
     options: Options,
 ) -> ScoreRow {
-    let mut protected = vec![false; r.board.cell_count()];
-    for (b, v) in net.blocks.iter().zip(&life.blocks) {
-        if v.benson {
-            for &i in &b.stones {
-                protected[i] = true;
-            }
-        }
-    }
+    let protected = life.benson_alive_points(net, r.board.cell_count());
     let source = |dead: Vec<Idx>| {
         let c = score::count(&r.board, &dead);
         let margins = score::margins(&c, r.captures, rec.komi, rec.rules, rec.handicap);

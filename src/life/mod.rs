@@ -13,7 +13,7 @@ pub mod net;
 mod paper_examples;
 pub mod position;
 #[cfg(test)]
-mod properties;
+pub(crate) mod properties;
 
 pub use benson::{benson, Benson, Region, Regions};
 pub use big_eyes::{find_big_eyes, BigEye, BigEyes};

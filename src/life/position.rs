@@ -71,6 +71,22 @@ pub struct Life {
     pub big_eyes: Vec<BigEye>,
 }
 
+impl Life {
+    /// Per cell of the board's padded array: whether a stone Benson proves alive stands
+    /// there (what the dead-stone estimate must spare).
+    pub fn benson_alive_points(&self, net: &Net, cells: usize) -> Vec<bool> {
+        let mut alive = vec![false; cells];
+        for (b, v) in net.blocks.iter().zip(&self.blocks) {
+            if v.benson {
+                for &i in &b.stones {
+                    alive[i] = true;
+                }
+            }
+        }
+        alive
+    }
+}
+
 /// Runs every method on a position. `to_move` decides the worth of big eyes.
 pub fn analyze_life(board: &Board, net: &Net, to_move: Color) -> Life {
     let mut life = Life {

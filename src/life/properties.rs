@@ -9,11 +9,12 @@ use super::*;
 use crate::go::random::{play_random, random_position, Rng};
 use crate::go::{Board, Cell, Color, Idx};
 
-fn sizes() -> impl Strategy<Value = u8> {
+/// Board sides for random positions (also the scoring properties').
+pub(crate) fn sizes() -> impl Strategy<Value = u8> {
     prop::sample::select(vec![5u8, 7, 9, 13])
 }
 
-fn position(seed: u64, size: u8) -> (Board, Color) {
+pub(crate) fn position(seed: u64, size: u8) -> (Board, Color) {
     // Between a half-filled board and a finished playout.
     let moves =
         (size as usize * size as usize) / 2 + (seed as usize % (2 * size as usize * size as usize));

@@ -65,14 +65,14 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
 
 /// Empty regions of a position: for each empty point, the colours bordering its region and
 /// the region's size.
-struct EmptyRegions {
+pub(super) struct EmptyRegions {
     /// Bit 0: Black borders the region; bit 1: White does.
     border: Vec<u8>,
     size: Vec<u32>,
 }
 
 impl EmptyRegions {
-    fn find(b: &Board) -> EmptyRegions {
+    pub(super) fn find(b: &Board) -> EmptyRegions {
         let n = b.cell_count();
         let mut border = vec![0u8; n];
         let mut size = vec![0u32; n];
@@ -109,7 +109,7 @@ impl EmptyRegions {
     }
 
     /// The colour whose territory an empty point is, if one colour alone borders its region.
-    fn owner(&self, i: Idx) -> Option<Color> {
+    pub(super) fn owner(&self, i: Idx) -> Option<Color> {
         match self.border[i] {
             1 => Some(Color::Black),
             2 => Some(Color::White),

@@ -9,6 +9,7 @@
 //! removed (`settle`). The seed is a hash of the position, so the estimate is the same on
 //! every run and at every thread count.
 
+use super::count::EmptyRegions;
 use super::playout::FastBoard;
 use crate::go::board::{Board, Cell, Color, Idx};
 use crate::go::random::Rng;
@@ -87,33 +88,13 @@ fn settle(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
                 b.setup(p, None).expect("on-board point");
             }
         }
+        let regions = EmptyRegions::find(&b);
         let before = blocks.len();
-        blocks.retain(|(c, stones)| region_border(&b, stones[0]) == 1 << c.opponent().index());
+        blocks.retain(|(c, stones)| regions.owner(stones[0]) == Some(c.opponent()));
         if blocks.len() == before {
             return blocks.into_iter().flat_map(|(_, s)| s).collect();
         }
     }
-}
-
-/// The colours (bit 0 Black, bit 1 White) bordering the empty region around `start`.
-fn region_border(b: &Board, start: Idx) -> u8 {
-    let mut seen = vec![false; b.cell_count()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    let mut mask = 0u8;
-    while let Some(i) = stack.pop() {
-        for n in b.neighbours(i) {
-            match b.cell(n) {
-                Cell::Empty if !seen[n] => {
-                    seen[n] = true;
-                    stack.push(n);
-                }
-                Cell::Stone(c) => mask |= 1 << c.index(),
-                _ => {}
-            }
-        }
-    }
-    mask
 }
 
 /// The stones of `c` reachable from `start` through own stones and through single empty
@@ -300,23 +281,24 @@ fn position_hash(b: &Board, to_move: Color) -> u64 {
 mod tests {
     use super::*;
 
+    /// Two walls across a 9×9 board, and a white stone alone in Black's part.
+    const LONE_STONE: &str = ".........
+                              .........
+                              ..O......
+                              .........
+                              XXXXXXXXX
+                              OOOOOOOOO
+                              .........
+                              .........
+                              .........";
+
     fn points(b: &Board, dead: &[Idx]) -> Vec<String> {
         dead.iter().map(|&i| b.point(i).to_string()).collect()
     }
 
     #[test]
     fn a_lone_stone_in_territory_is_dead_and_walls_live() {
-        let b = Board::from_ascii(
-            ".........
-             .........
-             ..O......
-             .........
-             XXXXXXXXX
-             OOOOOOOOO
-             .........
-             .........
-             .........",
-        );
+        let b = Board::from_ascii(LONE_STONE);
         let none = vec![false; b.cell_count()];
         let dead = estimate_dead(&b, Color::Black, &none);
         assert_eq!(points(&b, &dead), ["cc"]);
@@ -324,17 +306,7 @@ mod tests {
 
     #[test]
     fn protected_blocks_are_never_dead() {
-        let b = Board::from_ascii(
-            ".........
-             .........
-             ..O......
-             .........
-             XXXXXXXXX
-             OOOOOOOOO
-             .........
-             .........
-             .........",
-        );
+        let b = Board::from_ascii(LONE_STONE);
         let mut protect = vec![false; b.cell_count()];
         protect[b.idx(crate::go::Point::from_sgf("cc").unwrap()).unwrap()] = true;
         assert!(estimate_dead(&b, Color::Black, &protect).is_empty());

@@ -127,7 +127,7 @@ impl FastBoard {
         (self.lsum[h] / u64::from(self.plib[h])) as usize
     }
 
-    /// As `Board::is_legal`: no suicide, no immediate ko retake.
+    /// Whether `c` may play at `i`: no suicide, no immediate ko retake.
     pub fn is_legal(&self, c: Color, i: Idx) -> bool {
         if self.cells[i] != Cell::Empty || self.ko == Some((i, c)) {
             return false;
@@ -147,7 +147,7 @@ impl FastBoard {
     }
 
     /// Whether `c` at the empty `i` would leave its block with one liberty and capture
-    /// nothing (as `Board::block_if_played` and `Board::liberties_upto` decide it).
+    /// nothing.
     pub fn self_atari(&mut self, c: Color, i: Idx) -> bool {
         if self.liberties_if_played(c, i) >= 2 {
             return false;
@@ -323,7 +323,21 @@ mod tests {
     use super::*;
     use crate::go::random::random_position;
 
-    /// Plays the same random legal moves on both boards and compares them after each one.
+    /// What `Board::play` says of `c` at `i`: `None` when illegal (suicide, ko retake),
+    /// else whether the move is a self-atari, and the stones it captures.
+    fn by_playing(board: &Board, c: Color, i: Idx) -> Option<(bool, u32)> {
+        let mut trial = board.clone();
+        let out = trial.play(c, board.point(i)).ok()?;
+        (out.suicided == 0 && !out.ko_retake).then(|| {
+            (
+                out.captured == 0 && trial.liberties_upto(i, 2) == 1,
+                out.captured,
+            )
+        })
+    }
+
+    /// Plays the same random legal moves on both boards and compares them after each one,
+    /// `Board::play` on a copy deciding legality and self-atari.
     #[test]
     fn follows_board_exactly() {
         for seed in 0..40u64 {
@@ -331,32 +345,26 @@ mod tests {
             let mut fast = FastBoard::from_board(&board);
             let mut rng = crate::go::random::Rng::new(seed);
             for _ in 0..200 {
-                let candidates: Vec<Idx> = board.points().collect();
-                for &i in &candidates {
+                let mut legal = Vec::new();
+                let points: Vec<Idx> = board.points().collect();
+                for i in points {
                     if board.cell(i) == Cell::Empty {
-                        assert_eq!(fast.is_legal(c, i), board.is_legal(c, i), "seed {seed}");
-                        if board.is_legal(c, i) {
-                            let (libs, _) = board.block_if_played(c, i, 2);
-                            let caps = board.neighbours(i).into_iter().any(|n| {
-                                board.cell(n) == Cell::Stone(c.opponent())
-                                    && board.liberties_upto(n, 2) == 1
-                            });
-                            assert_eq!(fast.self_atari(c, i), libs < 2 && !caps, "seed {seed}");
+                        let played = by_playing(&board, c, i);
+                        assert_eq!(fast.is_legal(c, i), played.is_some(), "seed {seed}");
+                        if let Some((self_atari, _)) = played {
+                            assert_eq!(fast.self_atari(c, i), self_atari, "seed {seed}");
+                            legal.push(i);
                         }
                     } else if let Cell::Stone(_) = board.cell(i) {
                         assert_eq!(fast.in_atari(i), board.liberties_upto(i, 2) == 1);
                     }
                 }
-                let legal: Vec<Idx> = candidates
-                    .into_iter()
-                    .filter(|&i| board.cell(i) == Cell::Empty && board.is_legal(c, i))
-                    .collect();
                 if legal.is_empty() {
                     board.pass();
                     fast.pass();
                 } else {
                     let i = legal[rng.below(legal.len())];
-                    let out = board.play_at(c, i);
+                    let out = board.play(c, board.point(i)).unwrap();
                     assert_eq!(fast.play(c, i), out.captured);
                 }
                 for i in board.points() {

@@ -7,19 +7,9 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::go::random::random_position;
-use crate::go::{Board, Cell, Color, Idx};
+use crate::go::{Board, Cell, Idx};
+use crate::life::properties::{position, sizes};
 use crate::life::{analyze_life, Net};
-
-fn sizes() -> impl Strategy<Value = u8> {
-    prop::sample::select(vec![5u8, 7, 9, 13])
-}
-
-fn position(seed: u64, size: u8) -> (Board, Color) {
-    let moves =
-        (size as usize * size as usize) / 2 + (seed as usize % (2 * size as usize * size as usize));
-    random_position(seed, size, moves)
-}
 
 fn swapped(b: &Board) -> Board {
     let mut s = b.clone();
@@ -79,12 +69,7 @@ proptest! {
         let (board, to_move) = position(seed, size);
         let net = Net::build(&board);
         let life = analyze_life(&board, &net, to_move);
-        let mut protected = vec![false; board.cell_count()];
-        for (b, v) in net.blocks.iter().zip(&life.blocks) {
-            for &i in &b.stones {
-                protected[i] = v.benson;
-            }
-        }
+        let protected = life.benson_alive_points(&net, board.cell_count());
         let dead = estimate_dead(&board, to_move, &protected);
         for b in &net.blocks {
             let killed = b.stones.iter().filter(|i| dead.contains(i)).count();

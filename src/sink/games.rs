@@ -166,9 +166,7 @@ fn write_game(
     }
     match &g.record {
         None => {
-            for _ in 0..9 {
-                t.text("");
-            }
+            t.empty(9);
         }
         Some(r) => {
             match r.result {
@@ -208,9 +206,7 @@ pub fn margin_text(m: f32) -> String {
 
 fn write_score(t: &mut Table, s: Option<&ScoreRow>) {
     let Some(s) = s else {
-        for _ in 0..SCORE_COLUMNS {
-            t.text("");
-        }
+        t.empty(SCORE_COLUMNS);
         return;
     };
     t.flag(s.has_markup);
@@ -235,9 +231,7 @@ const SCORE_COLUMNS: usize = 20;
 
 fn write_source(t: &mut Table, s: Option<&SourceScore>) {
     let Some(s) = s else {
-        for _ in 0..5 {
-            t.text("");
-        }
+        t.empty(5);
         return;
     };
     let mut dead = String::with_capacity(3 * s.dead.len());

@@ -49,6 +49,14 @@ impl Table {
         }
     }
 
+    /// `n` empty fields: the columns a row has nothing for.
+    pub fn empty(&mut self, n: usize) -> &mut Self {
+        for _ in 0..n {
+            self.row.push_field(b"");
+        }
+        self
+    }
+
     pub fn flag(&mut self, b: bool) -> &mut Self {
         self.text(if b { "1" } else { "0" })
     }

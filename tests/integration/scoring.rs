@@ -124,12 +124,7 @@ fn ogs_positions_dead_stones() {
         let (board, to_move, truth) = read_ogs(&std::fs::read_to_string(f).unwrap());
         let net = Net::build(&board);
         let life = analyze_life(&board, &net, to_move);
-        let mut protected = vec![false; board.cell_count()];
-        for (b, v) in net.blocks.iter().zip(&life.blocks) {
-            for &i in &b.stones {
-                protected[i] = v.benson;
-            }
-        }
+        let protected = life.benson_alive_points(&net, board.cell_count());
         let found: BTreeSet<Point> = estimate_dead(&board, to_move, &protected)
             .into_iter()
             .map(|i| board.point(i))
