@@ -11,6 +11,10 @@ use livingblocks::life::{analyze_life, benson, mp95, mpfix, ColourNet, Net, Regi
 use livingblocks::sgf::{self, load::Tree};
 use livingblocks::source;
 
+/// The binary's allocator, so that the baseline and the pipeline are measured alike.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The first files of the embedded corpus, in path order.
 fn sample(n: usize) -> Vec<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");

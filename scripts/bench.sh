@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the release binary over a folder at one thread and at N threads (best of R runs each),
 # and writes reports/bench/bench.md and reports/bench/bench.csv: wall time, games/s, peak RSS,
-# speed-up, and whether the outputs are byte-identical.
+# speed-up, whether the outputs are byte-identical, and the one-thread rate against the baseline
+# of issue 5 (sgf-parse alone reading, parsing and walking the main lines: examples/parse_baseline.rs).
 #
 #   scripts/bench.sh [DIR] [N] [R]     defaults: ../shared/corpus/pro/games, nproc, 3
 #   BENCH_ARGS='--estimate never' scripts/bench.sh ...   extra arguments for every run
@@ -12,7 +13,7 @@ threads=${2:-$(nproc)}
 repeats=${3:-3}
 [ -d "$dir" ] || { echo "bench: $dir is not a folder" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time; apt-get install time)" >&2; exit 2; }
-cargo build --release --quiet
+cargo build --release --quiet --bin livingblocks --example parse_baseline
 bin=target/release/livingblocks
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,6 +32,12 @@ best() { # threads -> "wall_s games rss_kib" of the fastest run
   done
   echo "$bestline"
 }
+
+baseline=0
+for _ in $(seq "$repeats"); do
+  b=$(target/release/examples/parse_baseline "$dir" | grep -o '[0-9]* games/s' | grep -o '^[0-9]*')
+  if [ "$b" -gt "$baseline" ]; then baseline=$b; fi
+done
 
 read -r w1 g1 r1 <<<"$(best 1)"
 read -r wn gn rn <<<"$(best "$threads")"
@@ -61,5 +68,9 @@ $(free -g | awk '/Mem:/{print $2}') GiB, release build, best of $repeats runs, f
 | $threads | ${wn} s | $gn | $(rate "$gn" "$wn") | $(mib "$rn") MiB |
 
 Speed-up at $threads threads: ${speedup}×. Outputs byte-identical at 1 and $threads threads: $same.
+
+Baseline (sgf-parse alone reading, parsing and walking the main lines, one thread, same
+allocator; \`cargo run --release --example parse_baseline -- $dir\`): $baseline games/s. One
+thread of the full run reaches $(awk -v g="$g1" -v w="$w1" -v b="$baseline" 'BEGIN{printf "%.0f", 100*g/w/b}') % of it.
 MD
 cat reports/bench/bench.md

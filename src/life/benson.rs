@@ -39,27 +39,27 @@ pub struct Region {
 impl Regions {
     pub fn find(board: &Board, net: &Net, c: Color) -> Regions {
         let own = Cell::Stone(c);
-        let n = board.size() as usize;
-        let stride = n + 2;
         let mut seen = vec![false; board.cell_count()];
         let mut regions = Vec::new();
         let mut stack = Vec::new();
         let mut points = Vec::new();
-        // Per adjacent block: how many of the region's empty points are its liberties.
-        let mut libs: Vec<(BlockId, usize)> = Vec::new();
+        // Per c-block: the last region that touched it (1-based) and how many of that region's
+        // empty points are its liberties; `touched` lists the blocks of the current region.
+        let mut last_region = vec![0u32; net.blocks.len()];
+        let mut libs = vec![0usize; net.blocks.len()];
+        let mut touched: Vec<BlockId> = Vec::new();
         for start in board.points() {
             if seen[start] || board.cell(start) == own {
                 continue;
             }
             let (mut empty, mut has_opponent, mut touches_edge) = (0, false, false);
+            let region_id = regions.len() as u32 + 1;
             points.clear();
-            libs.clear();
+            touched.clear();
             seen[start] = true;
             stack.push(start);
             while let Some(i) = stack.pop() {
                 points.push(i);
-                let (x, y) = (i % stride, i / stride);
-                touches_edge |= x == 1 || y == 1 || x == n || y == n;
                 let is_empty = board.cell(i) == Cell::Empty;
                 if is_empty {
                     empty += 1;
@@ -71,7 +71,8 @@ impl Regions {
                 let mut k = 0;
                 for nb in board.neighbours(i) {
                     match board.cell(nb) {
-                        Cell::Wall => {}
+                        // A point is on the edge exactly when a neighbour is off the board.
+                        Cell::Wall => touches_edge = true,
                         cell if cell == own => {
                             let b = net.block_at(nb).expect("a stone is in a block");
                             if !around[..k].contains(&b) {
@@ -88,18 +89,20 @@ impl Regions {
                     }
                 }
                 for &b in &around[..k] {
-                    match libs.iter_mut().find(|(x, _)| *x == b) {
-                        Some((_, count)) => *count += usize::from(is_empty),
-                        None => libs.push((b, usize::from(is_empty))),
+                    if last_region[b] != region_id {
+                        last_region[b] = region_id;
+                        libs[b] = 0;
+                        touched.push(b);
                     }
+                    libs[b] += usize::from(is_empty);
                 }
             }
-            libs.sort_unstable();
-            let blocks: Vec<BlockId> = libs.iter().map(|&(b, _)| b).collect();
-            let healthy_for = libs
+            touched.sort_unstable();
+            let blocks = touched.clone();
+            let healthy_for = touched
                 .iter()
-                .filter(|&&(_, l)| l == empty)
-                .map(|&(b, _)| b)
+                .copied()
+                .filter(|&b| libs[b] == empty)
                 .collect();
             let candidate = blocks.len() == 1 && !has_opponent && !touches_edge;
             let kept = if candidate {

@@ -102,20 +102,35 @@ pub struct Tally {
     pub big_eyes: BTreeMap<(u32, String), (u64, String, String, u64)>,
 }
 
-/// A CSV table read whole-row by column name.
+/// The header of a CSV table: column names to positions, looked up once per table, not per row
+/// (blocks.csv has a hundred million bytes on a large corpus).
 struct Columns(HashMap<String, usize>);
 
 impl Columns {
-    fn get<'r>(&self, row: &'r csv::StringRecord, name: &str) -> &'r str {
-        self.0.get(name).and_then(|&i| row.get(i)).unwrap_or("")
+    fn col(&self, name: &str) -> Col {
+        Col(self.0.get(name).copied())
     }
 
-    fn num(&self, row: &csv::StringRecord, name: &str) -> u64 {
-        self.get(row, name).parse().unwrap_or(0)
+    fn cols<const N: usize>(&self, names: [&str; N]) -> [Col; N] {
+        names.map(|n| self.col(n))
+    }
+}
+
+/// One column of a table; a column the table lacks reads as empty.
+#[derive(Clone, Copy)]
+struct Col(Option<usize>);
+
+impl Col {
+    fn get(self, row: &csv::StringRecord) -> &str {
+        self.0.and_then(|i| row.get(i)).unwrap_or("")
     }
 
-    fn flag(&self, row: &csv::StringRecord, name: &str) -> bool {
-        self.get(row, name) == "1"
+    fn num(self, row: &csv::StringRecord) -> u64 {
+        self.get(row).parse().unwrap_or(0)
+    }
+
+    fn flag(self, row: &csv::StringRecord) -> bool {
+        self.get(row) == "1"
     }
 }
 
@@ -170,57 +185,144 @@ fn parse_f(s: &str) -> Option<f64> {
     s.parse().ok()
 }
 
+/// The columns of games.csv the report reads.
+struct GameCols {
+    file: Col,
+    game: Col,
+    status: Col,
+    encoding: Col,
+    size: Col,
+    suicides: Col,
+    ko_retakes: Col,
+    setup_stones: Col,
+    rules: Col,
+    how: Col,
+    winner: Col,
+    re: Col,
+    re_parsed: Col,
+    margin: Col,
+    score_source: Col,
+    has_markup: Col,
+    suspicious: Col,
+    benson_low: Col,
+    benson_high: Col,
+    /// Per colour (Black, White).
+    benson_territory: [Col; 2],
+    benson_stones: [Col; 2],
+    area: [Col; 2],
+    /// Per `SOURCES`: the margin under the game's rules, territory, area.
+    margins: [[Col; 3]; 3],
+}
+
+impl GameCols {
+    fn of(c: &Columns) -> GameCols {
+        let [file, game, status, encoding, size, suicides, ko_retakes, setup_stones, rules] = c
+            .cols([
+                "file",
+                "game",
+                "status",
+                "encoding",
+                "size",
+                "suicides",
+                "ko_retakes",
+                "setup_stones",
+                "rules",
+            ]);
+        let [how, winner, re, re_parsed, margin, score_source, has_markup, suspicious] = c.cols([
+            "how",
+            "winner",
+            "RE",
+            "re_parsed",
+            "margin",
+            "score_source",
+            "has_markup",
+            "suspicious",
+        ]);
+        let per_colour = |name: &str| ["b", "w"].map(|s| c.col(&format!("{name}_{s}")));
+        GameCols {
+            file,
+            game,
+            status,
+            encoding,
+            size,
+            suicides,
+            ko_retakes,
+            setup_stones,
+            rules,
+            how,
+            winner,
+            re,
+            re_parsed,
+            margin,
+            score_source,
+            has_markup,
+            suspicious,
+            benson_low: c.col("benson_margin_low"),
+            benson_high: c.col("benson_margin_high"),
+            benson_territory: per_colour("benson_territory"),
+            benson_stones: per_colour("benson_stones"),
+            area: per_colour("area"),
+            margins: SOURCES.map(|src| {
+                [
+                    c.col(&format!("margin_{src}")),
+                    c.col(&format!("margin_{src}_territory")),
+                    c.col(&format!("margin_{src}_area")),
+                ]
+            }),
+        }
+    }
+}
+
 impl Tally {
     /// Reads games.csv, blocks.csv, chains.csv and big_eyes.csv of `dir`.
     pub fn read(dir: &Path) -> Result<Tally, ReportError> {
         let mut t = Tally::default();
         let mut game_ending: HashMap<(String, String), usize> = HashMap::new();
         let (mut r, c) = open(dir, "games.csv")?;
+        let c = GameCols::of(&c);
         let mut last_file = String::new();
         rows(&mut r, dir, "games.csv", |row| {
             t.rows += 1;
-            let file = c.get(row, "file");
+            let file = c.file.get(row);
             if file != last_file {
                 t.files += 1;
                 last_file = file.to_string();
             }
-            *t.status
-                .entry(c.get(row, "status").to_string())
-                .or_default() += 1;
-            let enc = c.get(row, "encoding");
+            *t.status.entry(c.status.get(row).to_string()).or_default() += 1;
+            let enc = c.encoding.get(row);
             if !enc.is_empty() {
                 *t.encodings.entry(enc.to_string()).or_default() += 1;
             }
-            if c.get(row, "size").is_empty() {
+            let size = c.size.get(row);
+            if size.is_empty() {
                 return;
             }
-            *t.sizes.entry(c.get(row, "size").to_string()).or_default() += 1;
-            t.suicides += c.num(row, "suicides");
-            t.ko_retakes += c.num(row, "ko_retakes");
-            t.setup_games += u64::from(c.num(row, "setup_stones") > 0);
-            *t.rules.entry(c.get(row, "rules").to_string()).or_default() += 1;
-            let how = c.get(row, "how");
-            let winner = c.get(row, "winner");
+            *t.sizes.entry(size.to_string()).or_default() += 1;
+            t.suicides += c.suicides.num(row);
+            t.ko_retakes += c.ko_retakes.num(row);
+            t.setup_games += u64::from(c.setup_stones.num(row) > 0);
+            *t.rules.entry(c.rules.get(row).to_string()).or_default() += 1;
+            let how = c.how.get(row);
+            let winner = c.winner.get(row);
             let group = ending(how);
-            game_ending.insert((file.to_string(), c.get(row, "game").to_string()), group);
-            if !c.get(row, "RE").trim().is_empty() {
+            game_ending.insert((file.to_string(), c.game.get(row).to_string()), group);
+            let re = c.re.get(row);
+            if !re.trim().is_empty() {
                 t.re_present += 1;
                 *t.endings
                     .entry((how.to_string(), winner.to_string()))
                     .or_default() += 1;
-                if c.flag(row, "re_parsed") {
+                if c.re_parsed.flag(row) {
                     t.re_parsed += 1;
                 } else {
-                    *t.re_unparsed
-                        .entry(c.get(row, "RE").to_string())
-                        .or_default() += 1;
+                    *t.re_unparsed.entry(re.to_string()).or_default() += 1;
                 }
             }
             for g in [group, 3] {
                 let l = &mut t.life[g];
                 l.games += 1;
-                for (k, s) in ["b", "w"].iter().enumerate() {
-                    l.benson_territory[k] += c.num(row, &format!("benson_territory_{s}"));
+                for k in 0..2 {
+                    l.benson_territory[k] += c.benson_territory[k].num(row);
                 }
             }
             t.score_columns(&c, row, winner, how);
@@ -231,17 +333,16 @@ impl Tally {
         Ok(t)
     }
 
-    fn score_columns(&mut self, c: &Columns, row: &csv::StringRecord, winner: &str, how: &str) {
-        if c.get(row, "score_source").is_empty() {
+    fn score_columns(&mut self, c: &GameCols, row: &csv::StringRecord, winner: &str, how: &str) {
+        if c.score_source.get(row).is_empty() {
             return;
         }
-        self.markup_games += u64::from(c.flag(row, "has_markup"));
-        for (k, s) in ["b", "w"].iter().enumerate() {
-            self.proven[k] += c.num(row, &format!("benson_stones_{s}"))
-                + c.num(row, &format!("benson_territory_{s}"));
-            self.area[k] += c.num(row, &format!("area_{s}"));
+        self.markup_games += u64::from(c.has_markup.flag(row));
+        for k in 0..2 {
+            self.proven[k] += c.benson_stones[k].num(row) + c.benson_territory[k].num(row);
+            self.area[k] += c.area[k].num(row);
         }
-        let recorded = match (winner, parse_f(c.get(row, "margin"))) {
+        let recorded = match (winner, parse_f(c.margin.get(row))) {
             ("B", Some(m)) => Some(m),
             ("W", Some(m)) => Some(-m),
             ("draw", _) => Some(0.0),
@@ -250,18 +351,19 @@ impl Tally {
         if recorded.is_some() {
             self.re_margin += 1;
         }
-        if c.flag(row, "suspicious") {
+        if c.suspicious.flag(row) {
             self.suspicious.push(Suspicious {
-                file: c.get(row, "file").to_string(),
-                game: c.get(row, "game").to_string(),
-                re: c.get(row, "RE").to_string(),
-                rules: c.get(row, "rules").to_string(),
-                low: c.get(row, "benson_margin_low").to_string(),
-                high: c.get(row, "benson_margin_high").to_string(),
+                file: c.file.get(row).to_string(),
+                game: c.game.get(row).to_string(),
+                re: c.re.get(row).to_string(),
+                rules: c.rules.get(row).to_string(),
+                low: c.benson_low.get(row).to_string(),
+                high: c.benson_high.get(row).to_string(),
             });
         }
         if how == "resign" && (winner == "B" || winner == "W") {
-            if let Some(m) = parse_f(c.get(row, "margin_estimate_territory")) {
+            let estimate_territory = c.margins[1][1];
+            if let Some(m) = parse_f(estimate_territory.get(row)) {
                 self.resign_winner.0 += 1;
                 let says = if m > 0.0 { "B" } else { "W" };
                 self.resign_winner.1 += u64::from(says == winner);
@@ -270,12 +372,11 @@ impl Tally {
         let Some(want) = recorded else {
             return;
         };
-        let (size, rules) = (c.get(row, "size"), c.get(row, "rules"));
-        for (k, src) in SOURCES.iter().enumerate() {
-            let under = parse_f(c.get(row, &format!("margin_{src}")));
-            let computed = under.or_else(|| {
-                let t = parse_f(c.get(row, &format!("margin_{src}_territory")))?;
-                let a = parse_f(c.get(row, &format!("margin_{src}_area")))?;
+        let (size, rules) = (c.size.get(row), c.rules.get(row));
+        for (k, [under, territory, area]) in c.margins.iter().enumerate() {
+            let computed = parse_f(under.get(row)).or_else(|| {
+                let t = parse_f(territory.get(row))?;
+                let a = parse_f(area.get(row))?;
                 Some(if (t - want).abs() <= (a - want).abs() {
                     t
                 } else {
@@ -306,17 +407,20 @@ impl Tally {
         game_ending: &HashMap<(String, String), usize>,
     ) -> Result<(), ReportError> {
         let (mut r, c) = open(dir, "blocks.csv")?;
+        let [file_c, game_c, colour_c, stones_c, anchor_c] =
+            c.cols(["file", "game", "colour", "stones", "anchor"]);
+        let methods = METHODS.map(|m| c.col(m));
         let mut key = (String::new(), String::new());
         let mut group = 2;
         rows(&mut r, dir, "blocks.csv", |row| {
-            let (file, game) = (c.get(row, "file"), c.get(row, "game"));
+            let (file, game) = (file_c.get(row), game_c.get(row));
             if key.0 != file || key.1 != game {
                 key = (file.to_string(), game.to_string());
                 group = game_ending.get(&key).copied().unwrap_or(2);
             }
-            let colour = usize::from(c.get(row, "colour") == "W");
-            let stones = c.num(row, "stones");
-            let alive = METHODS.map(|m| c.flag(row, m));
+            let colour = usize::from(colour_c.get(row) == "W");
+            let stones = stones_c.num(row);
+            let alive = methods.map(|m| m.flag(row));
             for g in [group, 3] {
                 let l = &mut self.life[g];
                 l.blocks[colour] += 1;
@@ -338,9 +442,9 @@ impl Tally {
                 self.not_benson.push(NotBenson {
                     file: file.to_string(),
                     game: game.to_string(),
-                    colour: c.get(row, "colour").to_string(),
-                    anchor: c.get(row, "anchor").to_string(),
-                    stones: c.get(row, "stones").to_string(),
+                    colour: colour_c.get(row).to_string(),
+                    anchor: anchor_c.get(row).to_string(),
+                    stones: stones_c.get(row).to_string(),
                     mp95,
                     mpfix,
                 });
@@ -350,38 +454,47 @@ impl Tally {
 
     fn read_chains(&mut self, dir: &Path) -> Result<(), ReportError> {
         let (mut r, c) = open(dir, "chains.csv")?;
+        let [word, closed, grammar, mp95, mpfix] =
+            c.cols(["word", "closed", "grammar", "mp95", "mpfix"]);
         rows(&mut r, dir, "chains.csv", |row| {
             let e = self
                 .chains
                 .entry((
-                    c.get(row, "word").to_string(),
-                    c.flag(row, "closed"),
-                    c.flag(row, "grammar"),
+                    word.get(row).to_string(),
+                    closed.flag(row),
+                    grammar.flag(row),
                 ))
                 .or_default();
             e.0 += 1;
-            e.1 += u64::from(c.flag(row, "mp95"));
-            e.2 += u64::from(c.flag(row, "mpfix"));
+            e.1 += u64::from(mp95.flag(row));
+            e.2 += u64::from(mpfix.flag(row));
         })
     }
 
     fn read_big_eyes(&mut self, dir: &Path) -> Result<(), ReportError> {
         let (mut r, c) = open(dir, "big_eyes.csv")?;
+        let [size_c, shape, owner, opponent, classified] = c.cols([
+            "size",
+            "shape",
+            "worth_owner_to_move",
+            "worth_opponent_to_move",
+            "classified",
+        ]);
         rows(&mut r, dir, "big_eyes.csv", |row| {
-            let size = c.num(row, "size") as u32;
+            let size = size_c.num(row) as u32;
             let e = self
                 .big_eyes
-                .entry((size, c.get(row, "shape").to_string()))
+                .entry((size, shape.get(row).to_string()))
                 .or_insert_with(|| {
                     (
                         0,
-                        c.get(row, "worth_owner_to_move").to_string(),
-                        c.get(row, "worth_opponent_to_move").to_string(),
+                        owner.get(row).to_string(),
+                        opponent.get(row).to_string(),
                         0,
                     )
                 });
             e.0 += 1;
-            e.3 += u64::from(c.flag(row, "classified"));
+            e.3 += u64::from(classified.flag(row));
         })
     }
 

@@ -151,26 +151,23 @@ fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
             }
         }
         let teire = &mut out[c.index()];
-        loop {
-            let mut changed = false;
-            walker.reset();
-            for &i in &all {
-                if g.cell(i) != Cell::Stone(c) || walker.seen(i) {
-                    continue;
-                }
-                if let Some(t) = walker.single_liberty(&g, i) {
-                    if regions.owner(t) == Some(c) && !teire.contains(&t) {
+        walker.reset();
+        let mut grown = Vec::new();
+        for &i in &all {
+            if g.cell(i) != Cell::Stone(c) || walker.seen(i) {
+                continue;
+            }
+            grown.push(i);
+            // Connecting grows the block; only that block changes, so walk it again.
+            while let Some(s) = grown.pop() {
+                if let Some(t) = walker.single_liberty(&g, s) {
+                    if regions.owner(t) == Some(c) {
                         teire.push(t);
                         let p = g.point(t);
                         g.setup(p, Some(c)).expect("on-board point");
-                        // The block grew into blocks already walked: walk afresh.
-                        changed = true;
-                        break;
+                        grown.push(t);
                     }
                 }
-            }
-            if !changed {
-                break;
             }
         }
     }
@@ -192,20 +189,32 @@ fn touches_both(b: &Board, i: Idx) -> bool {
 fn safe_fill(g: &mut Board, f: Color, d: Idx) -> bool {
     let p = g.point(d);
     g.setup(p, Some(f)).expect("on-board point");
-    let ok = g.liberties_upto(d, 2) >= 2
-        && g.neighbours(d)
+    // A stone with an empty neighbour has a liberty: most points answer without a flood fill.
+    let empty_around = |g: &Board, i: Idx| {
+        g.neighbours(i)
             .into_iter()
-            .all(|nb| g.cell(nb) != Cell::Stone(f.opponent()) || g.liberties_upto(nb, 1) > 0);
+            .filter(|&nb| g.cell(nb) == Cell::Empty)
+            .count()
+    };
+    let ok = (empty_around(g, d) >= 2 || g.liberties_upto(d, 2) >= 2)
+        && g.neighbours(d).into_iter().all(|nb| {
+            g.cell(nb) != Cell::Stone(f.opponent())
+                || empty_around(g, nb) > 0
+                || g.liberties_upto(nb, 1) > 0
+        });
     if !ok {
         g.setup(p, None).expect("on-board point");
     }
     ok
 }
 
-/// Walks blocks with a visited map shared across one pass over the board.
+/// Walks blocks, remembering across one pass over the board which stones were walked.
 struct BlockWalker {
+    /// Stones walked in this pass.
     seen: Vec<bool>,
-    lib_seen: Vec<bool>,
+    /// `visit[i] == stamp`: visited by the current walk (a block may be walked again).
+    visit: Vec<u32>,
+    stamp: u32,
     stack: Vec<Idx>,
     libs: Vec<Idx>,
 }
@@ -214,7 +223,8 @@ impl BlockWalker {
     fn new(n: usize) -> BlockWalker {
         BlockWalker {
             seen: vec![false; n],
-            lib_seen: vec![false; n],
+            visit: vec![0; n],
+            stamp: 0,
             stack: Vec::new(),
             libs: Vec::new(),
         }
@@ -231,23 +241,26 @@ impl BlockWalker {
     /// Marks the block at `start` seen; returns its liberty if it has exactly one.
     fn single_liberty(&mut self, g: &Board, start: Idx) -> Option<Idx> {
         let colour = g.cell(start);
+        self.stamp += 1;
+        let stamp = self.stamp;
         self.libs.clear();
         self.stack.push(start);
-        self.seen[start] = true;
+        self.visit[start] = stamp;
         while let Some(i) = self.stack.pop() {
+            self.seen[i] = true;
             for nb in g.neighbours(i) {
+                if self.visit[nb] == stamp {
+                    continue;
+                }
                 let cell = g.cell(nb);
-                if cell == Cell::Empty && !self.lib_seen[nb] {
-                    self.lib_seen[nb] = true;
+                if cell == Cell::Empty {
+                    self.visit[nb] = stamp;
                     self.libs.push(nb);
-                } else if cell == colour && !self.seen[nb] {
-                    self.seen[nb] = true;
+                } else if cell == colour {
+                    self.visit[nb] = stamp;
                     self.stack.push(nb);
                 }
             }
-        }
-        for &l in &self.libs {
-            self.lib_seen[l] = false;
         }
         (self.libs.len() == 1).then(|| self.libs[0])
     }
