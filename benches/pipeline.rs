@@ -4,10 +4,11 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use livingblocks::analyze::analyze_file;
+use livingblocks::analyze::{analyze_file, analyze_file_with, EstimateFor, Options};
 use livingblocks::go::replay;
 use livingblocks::go::Color;
 use livingblocks::life::{analyze_life, benson, mp95, mpfix, ColourNet, Net, Regions};
+use livingblocks::score::estimate_dead;
 use livingblocks::sgf::{self, load::Tree};
 use livingblocks::source;
 
@@ -114,8 +115,35 @@ fn stages(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    // The estimate on every final position, with Benson's living stones protected, as the
+    // pipeline runs it (there only on the games the record says were counted).
+    let to_move: Vec<_> = roots.iter().map(|r| replay(r).unwrap().to_move).collect();
+    let protected: Vec<_> = finals
+        .iter()
+        .zip(&nets)
+        .map(|(f, n)| analyze_life(f, n, Color::Black).benson_alive_points(n, f.cell_count()))
+        .collect();
+    g.throughput(Throughput::Elements(finals.len() as u64));
+    g.bench_function("estimate_per_position", |b| {
+        b.iter(|| {
+            finals
+                .iter()
+                .zip(&to_move)
+                .zip(&protected)
+                .map(|((f, &c), p)| estimate_dead(f, c, p).len())
+                .sum::<usize>()
+        })
+    });
     g.throughput(Throughput::Elements(files.len() as u64));
-    g.bench_function("analyze_file", |b| {
+    g.bench_function("analyze_file_no_estimate", |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|f| analyze_file_with(f, NO_ESTIMATE).games.len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("analyze_file_with_estimate", |b| {
         b.iter(|| {
             files
                 .iter()
@@ -125,6 +153,11 @@ fn stages(c: &mut Criterion) {
     });
     g.finish();
 }
+
+/// The pipeline the speed target is about: the estimate is a flag with its cost of its own.
+const NO_ESTIMATE: Options = Options {
+    estimate: EstimateFor::Never,
+};
 
 /// The baseline the full pipeline is measured against: sgf-parse alone parsing the same files
 /// and walking their main lines (what any tool built on it must do at least).
@@ -156,7 +189,7 @@ fn baseline_vs_pipeline(c: &mut Criterion) {
         b.iter(|| {
             files
                 .iter()
-                .map(|f| analyze_file(f).games.len())
+                .map(|f| analyze_file_with(f, NO_ESTIMATE).games.len())
                 .sum::<usize>()
         })
     });
@@ -165,8 +198,12 @@ fn baseline_vs_pipeline(c: &mut Criterion) {
         b.iter(|| {
             let mut out = livingblocks::sink::Outputs::create(dir.path()).unwrap();
             for f in &files {
-                out.write_file("x.sgf", Some(f.len() as u64), &analyze_file(f))
-                    .unwrap();
+                out.write_file(
+                    "x.sgf",
+                    Some(f.len() as u64),
+                    &analyze_file_with(f, NO_ESTIMATE),
+                )
+                .unwrap();
             }
             out.finish(&livingblocks::sink::Manifest::default())
                 .unwrap()
