@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use livingblocks::analyze::{analyze_file, analyze_file_with, EstimateFor, Options};
+use livingblocks::analyze::{analyze_file_with, EstimateFor, Options};
 use livingblocks::go::replay;
 use livingblocks::go::Color;
 use livingblocks::life::{analyze_life, benson, mp95, mpfix, ColourNet, Net, Regions};
@@ -136,22 +136,20 @@ fn stages(c: &mut Criterion) {
     });
     g.throughput(Throughput::Elements(files.len() as u64));
     g.bench_function("analyze_file_no_estimate", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| analyze_file_with(f, NO_ESTIMATE).games.len())
-                .sum::<usize>()
-        })
+        b.iter(|| analyze_all(&files, NO_ESTIMATE))
     });
     g.bench_function("analyze_file_with_estimate", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| analyze_file(f).games.len())
-                .sum::<usize>()
-        })
+        b.iter(|| analyze_all(&files, Options::default()))
     });
     g.finish();
+}
+
+/// Games found in `files` by the per-file function.
+fn analyze_all(files: &[Vec<u8>], options: Options) -> usize {
+    files
+        .iter()
+        .map(|f| analyze_file_with(f, options).games.len())
+        .sum()
 }
 
 /// The pipeline the speed target is about: the estimate is a flag with its cost of its own.
@@ -186,12 +184,7 @@ fn baseline_vs_pipeline(c: &mut Criterion) {
         b.iter(|| texts.iter().map(|t| parse_only(t)).sum::<usize>())
     });
     g.bench_function("pipeline_analyze_file", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| analyze_file_with(f, NO_ESTIMATE).games.len())
-                .sum::<usize>()
-        })
+        b.iter(|| analyze_all(&files, NO_ESTIMATE))
     });
     g.bench_function("pipeline_analyze_and_write_csv", |b| {
         let dir = tempfile::tempdir().unwrap();

@@ -385,19 +385,20 @@ mod tests {
         assert!(estimate_dead(&b, Color::Black, &protect).is_empty());
     }
 
-    /// Black's corner group has one two-point eye inside White's living wall: the playouts'
-    /// policy never plays the self-atari that kills it, the one-small-eye rule does.
+    /// Black's corner group has one two-point eye inside White's living wall.
+    const ONE_EYE: &str = "..XO.O.
+                           XXXO.O.
+                           OOOOOOO
+                           .O.O.O.
+                           OOOOOOO
+                           .O.O.O.
+                           OOOOOOO";
+
+    /// The playouts' policy never plays the self-atari that kills the group; the
+    /// one-small-eye rule does.
     #[test]
     fn a_group_with_one_two_point_eye_is_dead() {
-        let b = Board::from_ascii(
-            "..XO.O.
-             XXXO.O.
-             OOOOOOO
-             .O.O.O.
-             OOOOOOO
-             .O.O.O.
-             OOOOOOO",
-        );
+        let b = Board::from_ascii(ONE_EYE);
         let none = vec![false; b.cell_count()];
         let dead = estimate_dead(&b, Color::Black, &none);
         assert_eq!(points(&b, &dead), ["ca", "ab", "bb", "cb"]);
@@ -424,18 +425,10 @@ mod tests {
         let white_everywhere = vec![PLAYOUTS; b.cell_count()];
         let two_eyes = group(&b, &["ba", "da", "ab", "bb", "cb", "db"]);
         assert!(!one_small_eye(&b, &two_eyes, &white_everywhere));
-        // With a weak wall (White's stones lost in half the playouts) nothing is concluded.
-        let one_eye = Board::from_ascii(
-            "..XO.O.
-             XXXO.O.
-             OOOOOOO
-             .O.O.O.
-             OOOOOOO
-             .O.O.O.
-             OOOOOOO",
-        );
+        let one_eye = Board::from_ascii(ONE_EYE);
         let g = group(&one_eye, &["ca", "ab", "bb", "cb"]);
         assert!(one_small_eye(&one_eye, &g, &white_everywhere));
+        // With a weak wall (White's stones lost in half the playouts) nothing is concluded.
         let half = vec![PLAYOUTS / 2; b.cell_count()];
         assert!(!one_small_eye(&one_eye, &g, &half));
     }
