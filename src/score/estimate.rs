@@ -66,23 +66,15 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
             Color::White => (&white, &black),
         };
         let points = || group.iter().chain(&around);
-        let own: u32 = points().map(|&i| own[i]).sum();
-        let theirs: u32 = points().map(|&i| theirs[i]).sum();
-        if theirs > own || one_small_eye(board, &group, theirs_all(c, &black, &white)) {
+        let owned: u32 = points().map(|&i| own[i]).sum();
+        let lost: u32 = points().map(|&i| theirs[i]).sum();
+        if lost > owned || one_small_eye(board, &group, theirs) {
             dead_blocks.push((c, group.clone()));
         }
     }
     let mut dead = settle(board, dead_blocks);
     dead.sort_unstable();
     dead
-}
-
-/// The ownership counts of the colour opposite to `c`.
-fn theirs_all<'a>(c: Color, black: &'a [u32], white: &'a [u32]) -> &'a [u32] {
-    match c {
-        Color::Black => white,
-        Color::White => black,
-    }
 }
 
 /// Eye spaces up to this many points (opponent stones inside included) make one eye at most.
