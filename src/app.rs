@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::analyze::{analyze_file_with, Options};
 use crate::record::{FileAnalysis, GameRecord, Status};
-use crate::report;
+use crate::report::{self, BlockSums};
 use crate::sink::{Manifest, Outputs, RunStats};
 use crate::source::{self, Input, Member, Root, Shard};
 
@@ -117,6 +117,7 @@ pub fn analyze(
         pool: &pool,
         outputs: &mut outputs,
         stats: RunStats::default(),
+        blocks: BlockSums::default(),
         progress,
         cancel,
         cap: config.max_file_size,
@@ -140,7 +141,7 @@ pub fn analyze(
         run.stats.inputs += 1;
     }
     run.finish()?;
-    let stats = run.stats;
+    let (stats, blocks) = (run.stats, run.blocks);
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
     let manifest = Manifest::of_run(
         &[
@@ -152,7 +153,9 @@ pub fn analyze(
         &stats,
     );
     let mut paths = outputs.finish(&manifest).map_err(write_err)?;
-    paths.extend(report::write(&config.out).map_err(|e| AppError::Output(e.to_string()))?);
+    paths.extend(
+        report::write(&config.out, Some(blocks)).map_err(|e| AppError::Output(e.to_string()))?,
+    );
     progress.finish();
     Ok(RunReport {
         stats,
@@ -176,6 +179,8 @@ struct Batcher<'a> {
     pool: &'a rayon::ThreadPool,
     outputs: &'a mut Outputs,
     stats: RunStats,
+    /// The report's block totals, tallied as blocks.csv is written.
+    blocks: BlockSums,
     progress: &'a dyn Progress,
     cancel: &'a AtomicBool,
     cap: u64,
@@ -214,9 +219,10 @@ impl Batcher<'_> {
         self.work_bytes = 0;
         let previous = self.pending.take();
         let outputs = &mut *self.outputs;
+        let blocks = &mut self.blocks;
         let (written, results) = self.pool.install(|| {
             rayon::join(
-                || previous.map(|(w, r)| write_rows(outputs, &w, &r).map(|()| (w, r))),
+                || previous.map(|(w, r)| write_rows(outputs, blocks, &w, &r).map(|()| (w, r))),
                 || -> Results {
                     work.par_iter()
                         .map(|w| {
@@ -272,8 +278,13 @@ impl Batcher<'_> {
 /// The analyses of a batch, in order; `None` where the run was cancelled first.
 type Results = Vec<Option<(Option<u64>, FileAnalysis)>>;
 
-/// Writes a batch's rows to every table, in order.
-fn write_rows(outputs: &mut Outputs, work: &[Work], results: &Results) -> std::io::Result<()> {
+/// Writes a batch's rows to every table, in order, and adds its blocks to the report's sums.
+fn write_rows(
+    outputs: &mut Outputs,
+    blocks: &mut BlockSums,
+    work: &[Work],
+    results: &Results,
+) -> std::io::Result<()> {
     for (w, result) in work.iter().zip(results) {
         let Some((bytes, analysis)) = result else {
             // Cancelled: nothing of this batch is kept (the caller stops the run).
@@ -284,6 +295,7 @@ fn write_rows(outputs: &mut Outputs, work: &[Work], results: &Results) -> std::i
             Work::Member(_, m) => m.name.as_str(),
         };
         outputs.write_file(name, *bytes, analysis)?;
+        blocks.add_file(name, analysis);
     }
     Ok(())
 }

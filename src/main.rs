@@ -32,7 +32,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Report(r)) => {
-            return match livingblocks::report::write(&r.dir) {
+            return match livingblocks::report::write(&r.dir, None) {
                 Ok(paths) => {
                     progress::wrote(&paths);
                     ExitCode::SUCCESS

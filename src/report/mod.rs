@@ -9,7 +9,7 @@ pub mod tally;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub use tally::Tally;
+pub use tally::{BlockSums, Tally};
 use tally::{ENDINGS, METHODS, SOURCES};
 
 /// What can go wrong while reporting.
@@ -24,9 +24,10 @@ pub enum ReportError {
 /// Rows of a listing shown in report.md; the rest are in the CSV beside it.
 const SHOWN: usize = 40;
 
-/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from its tables.
-pub fn write(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let t = Tally::read(dir)?;
+/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from its tables; a run
+/// that tallied its blocks as it wrote them passes the sums instead of having blocks.csv read.
+pub fn write(dir: &Path, blocks: Option<BlockSums>) -> Result<Vec<PathBuf>, ReportError> {
+    let t = Tally::read_with(dir, blocks)?;
     let wrote =
         |p: &Path, e: &dyn std::fmt::Display| ReportError::Write(format!("{}: {e}", p.display()));
     let mut outputs = Vec::new();

@@ -5,6 +5,8 @@ use std::io::Read;
 use std::path::Path;
 
 use super::ReportError;
+use crate::go::Color;
+use crate::record::FileAnalysis;
 
 /// The life methods, in the order the tables write them.
 pub const METHODS: [&str; 5] = ["benson", "mp95", "mpfix", "mp95_eyes", "mpfix_eyes"];
@@ -102,6 +104,76 @@ pub struct Tally {
     pub big_eyes: BTreeMap<(u32, String), (u64, String, String, u64)>,
 }
 
+/// What blocks.csv adds to the report. A run tallies it from the rows as it writes them (the
+/// table is the largest a run writes: reading it back cost a tenth of a corpus run); `report
+/// DIR` reads it from the table. Both give the same sums.
+#[derive(Clone, Debug, Default)]
+pub struct BlockSums {
+    /// Per `ENDINGS` group, then all games; only the block and stone counts are set.
+    pub life: [LifeSums; 4],
+    pub agreement: [[u64; 5]; 5],
+    pub not_benson: Vec<NotBenson>,
+}
+
+impl BlockSums {
+    /// Adds one block of a game in ending group `group`. `alive` is per `METHODS`; `listed`
+    /// names the block, asked for only when it goes on the not-Benson list.
+    fn add(
+        &mut self,
+        group: usize,
+        colour: usize,
+        stones: u64,
+        alive: [bool; 5],
+        listed: impl FnOnce() -> NotBenson,
+    ) {
+        for g in [group, 3] {
+            let l = &mut self.life[g];
+            l.blocks[colour] += 1;
+            l.stones[colour] += stones;
+            for (k, &a) in alive.iter().enumerate() {
+                if a {
+                    l.alive_blocks[k][colour] += 1;
+                    l.alive_stones[k][colour] += stones;
+                }
+            }
+        }
+        for a in 0..5 {
+            for b in 0..5 {
+                self.agreement[a][b] += u64::from(alive[a] && alive[b]);
+            }
+        }
+        if (alive[1] || alive[2]) && !alive[0] {
+            self.not_benson.push(listed());
+        }
+    }
+
+    /// Adds the blocks of one file's games, as blocks.csv writes them.
+    pub fn add_file(&mut self, file: &str, a: &FileAnalysis) {
+        for g in &a.games {
+            let Some(game) = g.game else { continue };
+            let group = g
+                .record
+                .as_ref()
+                .and_then(|r| r.result)
+                .map_or(2, |res| ending(res.how.as_str()));
+            for b in &g.blocks {
+                let v = &b.verdict;
+                let alive = [v.benson, v.mp95, v.mpfix, v.mp95_eyes, v.mpfix_eyes];
+                let colour = usize::from(b.colour == Color::White);
+                self.add(group, colour, u64::from(b.stones), alive, || NotBenson {
+                    file: file.to_string(),
+                    game: game.to_string(),
+                    colour: b.colour.letter().to_string(),
+                    anchor: b.anchor.to_string(),
+                    stones: b.stones.to_string(),
+                    mp95: v.mp95,
+                    mpfix: v.mpfix,
+                });
+            }
+        }
+    }
+}
+
 /// The header of a CSV table: column names to positions, looked up once per table, not per row
 /// (blocks.csv has a hundred million bytes on a large corpus).
 struct Columns(HashMap<String, usize>);
@@ -170,6 +242,39 @@ fn rows(
             }
         }
     }
+}
+
+/// Sums blocks.csv of `dir`; `game_ending` gives each game's ending group.
+fn read_blocks(
+    dir: &Path,
+    game_ending: &HashMap<(String, String), usize>,
+) -> Result<BlockSums, ReportError> {
+    let (mut r, c) = open(dir, "blocks.csv")?;
+    let [file_c, game_c, colour_c, stones_c, anchor_c] =
+        c.cols(["file", "game", "colour", "stones", "anchor"]);
+    let methods = METHODS.map(|m| c.col(m));
+    let mut key = (String::new(), String::new());
+    let mut group = 2;
+    let mut sums = BlockSums::default();
+    rows(&mut r, dir, "blocks.csv", |row| {
+        let (file, game) = (file_c.get(row), game_c.get(row));
+        if key.0 != file || key.1 != game {
+            key = (file.to_string(), game.to_string());
+            group = game_ending.get(&key).copied().unwrap_or(2);
+        }
+        let alive = methods.map(|m| m.flag(row));
+        let colour = usize::from(colour_c.get(row) == "W");
+        sums.add(group, colour, stones_c.num(row), alive, || NotBenson {
+            file: file.to_string(),
+            game: game.to_string(),
+            colour: colour_c.get(row).to_string(),
+            anchor: anchor_c.get(row).to_string(),
+            stones: stones_c.get(row).to_string(),
+            mp95: alive[1],
+            mpfix: alive[2],
+        });
+    })?;
+    Ok(sums)
 }
 
 /// The ending group of a `how` value.
@@ -276,6 +381,12 @@ impl GameCols {
 impl Tally {
     /// Reads games.csv, blocks.csv, chains.csv and big_eyes.csv of `dir`.
     pub fn read(dir: &Path) -> Result<Tally, ReportError> {
+        Tally::read_with(dir, None)
+    }
+
+    /// Reads the tables of `dir`, taking the block sums from `blocks` instead of blocks.csv
+    /// when the run that wrote the table tallied them.
+    pub fn read_with(dir: &Path, blocks: Option<BlockSums>) -> Result<Tally, ReportError> {
         let mut t = Tally::default();
         let mut game_ending: HashMap<(String, String), usize> = HashMap::new();
         let (mut r, c) = open(dir, "games.csv")?;
@@ -327,7 +438,18 @@ impl Tally {
             }
             t.score_columns(&c, row, winner, how);
         })?;
-        t.read_blocks(dir, &game_ending)?;
+        let blocks = match blocks {
+            Some(b) => b,
+            None => read_blocks(dir, &game_ending)?,
+        };
+        for (l, b) in t.life.iter_mut().zip(&blocks.life) {
+            l.blocks = b.blocks;
+            l.stones = b.stones;
+            l.alive_blocks = b.alive_blocks;
+            l.alive_stones = b.alive_stones;
+        }
+        t.agreement = blocks.agreement;
+        t.not_benson = blocks.not_benson;
         t.read_chains(dir)?;
         t.read_big_eyes(dir)?;
         Ok(t)
@@ -399,57 +521,6 @@ impl Tally {
                 e.1 += u64::from(exact);
             }
         }
-    }
-
-    fn read_blocks(
-        &mut self,
-        dir: &Path,
-        game_ending: &HashMap<(String, String), usize>,
-    ) -> Result<(), ReportError> {
-        let (mut r, c) = open(dir, "blocks.csv")?;
-        let [file_c, game_c, colour_c, stones_c, anchor_c] =
-            c.cols(["file", "game", "colour", "stones", "anchor"]);
-        let methods = METHODS.map(|m| c.col(m));
-        let mut key = (String::new(), String::new());
-        let mut group = 2;
-        rows(&mut r, dir, "blocks.csv", |row| {
-            let (file, game) = (file_c.get(row), game_c.get(row));
-            if key.0 != file || key.1 != game {
-                key = (file.to_string(), game.to_string());
-                group = game_ending.get(&key).copied().unwrap_or(2);
-            }
-            let colour = usize::from(colour_c.get(row) == "W");
-            let stones = stones_c.num(row);
-            let alive = methods.map(|m| m.flag(row));
-            for g in [group, 3] {
-                let l = &mut self.life[g];
-                l.blocks[colour] += 1;
-                l.stones[colour] += stones;
-                for (k, &a) in alive.iter().enumerate() {
-                    if a {
-                        l.alive_blocks[k][colour] += 1;
-                        l.alive_stones[k][colour] += stones;
-                    }
-                }
-            }
-            for a in 0..5 {
-                for b in 0..5 {
-                    self.agreement[a][b] += u64::from(alive[a] && alive[b]);
-                }
-            }
-            let (mp95, mpfix) = (alive[1], alive[2]);
-            if (mp95 || mpfix) && !alive[0] {
-                self.not_benson.push(NotBenson {
-                    file: file.to_string(),
-                    game: game.to_string(),
-                    colour: colour_c.get(row).to_string(),
-                    anchor: anchor_c.get(row).to_string(),
-                    stones: stones_c.get(row).to_string(),
-                    mp95,
-                    mpfix,
-                });
-            }
-        })
     }
 
     fn read_chains(&mut self, dir: &Path) -> Result<(), ReportError> {

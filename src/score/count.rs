@@ -9,6 +9,7 @@
 //! Japanese games of kgs-6d-2017 with the server's own dead stones: a plain flood fill
 //! reproduces RE in 361, this count in 392 (see the README).
 
+use super::playout::FastBoard;
 use crate::go::board::{Board, Cell, Color, Idx};
 
 /// Neutral regions up to this size are filled point by point, inner points included (a
@@ -122,7 +123,9 @@ impl EmptyRegions {
 /// where `c` can do so without leaving the filling block in atari, else by the opponent where
 /// it can; then each block of `c` left with one liberty in its own territory connects there,
 /// and that point is no territory. Connecting can leave the grown block in atari again, so
-/// this repeats until nothing changes.
+/// this repeats until nothing changes. The fills run on a board that keeps liberty counts per
+/// block: in a finished game the blocks are long, and walking them for every dame was a sixth
+/// of a corpus run.
 fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
     let dame: Vec<Idx> = b
         .points()
@@ -133,15 +136,15 @@ fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
         })
         .collect();
     let mut out = [Vec::new(), Vec::new()];
-    let mut walker = BlockWalker::new(b.cell_count());
-    let all: Vec<Idx> = b.points().collect();
+    let start = FastBoard::from_board(b);
+    let mut seen = vec![false; b.cell_count()];
     for c in [Color::Black, Color::White] {
-        let mut g = b.clone();
+        let mut g = start.clone();
         loop {
             let mut changed = false;
             for &d in &dame {
                 if g.cell(d) == Cell::Empty
-                    && (safe_fill(&mut g, c, d) || safe_fill(&mut g, c.opponent(), d))
+                    && (g.fill_safely(c, d) || g.fill_safely(c.opponent(), d))
                 {
                     changed = true;
                 }
@@ -151,23 +154,25 @@ fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
             }
         }
         let teire = &mut out[c.index()];
-        walker.reset();
-        let mut grown = Vec::new();
-        for &i in &all {
-            if g.cell(i) != Cell::Stone(c) || walker.seen(i) {
+        seen.iter_mut().for_each(|s| *s = false);
+        for i in b.points() {
+            if g.cell(i) != Cell::Stone(c) || seen[i] {
                 continue;
             }
-            grown.push(i);
-            // Connecting grows the block; only that block changes, so walk it again.
-            while let Some(s) = grown.pop() {
-                if let Some(t) = walker.single_liberty(&g, s) {
-                    if regions.owner(t) == Some(c) {
-                        teire.push(t);
-                        let p = g.point(t);
-                        g.setup(p, Some(c)).expect("on-board point");
-                        grown.push(t);
-                    }
+            // Connecting grows the block; only that block changes, so look at it again.
+            let mut s = i;
+            loop {
+                g.for_each_stone(s, |k| seen[k] = true);
+                if !g.in_atari(s) {
+                    break;
                 }
+                let t = g.atari_liberty(s);
+                if regions.owner(t) != Some(c) {
+                    break;
+                }
+                teire.push(t);
+                g.play(c, t);
+                s = t;
             }
         }
     }
@@ -182,88 +187,6 @@ fn touches_both(b: &Board, i: Idx) -> bool {
         }
     }
     mask == 3
-}
-
-/// Puts a stone of `f` on `d` if the block it joins keeps two liberties and no block beside it
-/// is left without one; otherwise leaves `d` empty.
-fn safe_fill(g: &mut Board, f: Color, d: Idx) -> bool {
-    let p = g.point(d);
-    g.setup(p, Some(f)).expect("on-board point");
-    // A stone with an empty neighbour has a liberty: most points answer without a flood fill.
-    let empty_around = |g: &Board, i: Idx| {
-        g.neighbours(i)
-            .into_iter()
-            .filter(|&nb| g.cell(nb) == Cell::Empty)
-            .count()
-    };
-    let ok = (empty_around(g, d) >= 2 || g.liberties_upto(d, 2) >= 2)
-        && g.neighbours(d).into_iter().all(|nb| {
-            g.cell(nb) != Cell::Stone(f.opponent())
-                || empty_around(g, nb) > 0
-                || g.liberties_upto(nb, 1) > 0
-        });
-    if !ok {
-        g.setup(p, None).expect("on-board point");
-    }
-    ok
-}
-
-/// Walks blocks, remembering across one pass over the board which stones were walked.
-struct BlockWalker {
-    /// Stones walked in this pass.
-    seen: Vec<bool>,
-    /// `visit[i] == stamp`: visited by the current walk (a block may be walked again).
-    visit: Vec<u32>,
-    stamp: u32,
-    stack: Vec<Idx>,
-    libs: Vec<Idx>,
-}
-
-impl BlockWalker {
-    fn new(n: usize) -> BlockWalker {
-        BlockWalker {
-            seen: vec![false; n],
-            visit: vec![0; n],
-            stamp: 0,
-            stack: Vec::new(),
-            libs: Vec::new(),
-        }
-    }
-
-    fn reset(&mut self) {
-        self.seen.iter_mut().for_each(|s| *s = false);
-    }
-
-    fn seen(&self, i: Idx) -> bool {
-        self.seen[i]
-    }
-
-    /// Marks the block at `start` seen; returns its liberty if it has exactly one.
-    fn single_liberty(&mut self, g: &Board, start: Idx) -> Option<Idx> {
-        let colour = g.cell(start);
-        self.stamp += 1;
-        let stamp = self.stamp;
-        self.libs.clear();
-        self.stack.push(start);
-        self.visit[start] = stamp;
-        while let Some(i) = self.stack.pop() {
-            self.seen[i] = true;
-            for nb in g.neighbours(i) {
-                if self.visit[nb] == stamp {
-                    continue;
-                }
-                let cell = g.cell(nb);
-                if cell == Cell::Empty {
-                    self.visit[nb] = stamp;
-                    self.libs.push(nb);
-                } else if cell == colour {
-                    self.visit[nb] = stamp;
-                    self.stack.push(nb);
-                }
-            }
-        }
-        (self.libs.len() == 1).then(|| self.libs[0])
-    }
 }
 
 #[cfg(test)]

@@ -204,6 +204,33 @@ impl FastBoard {
         libs
     }
 
+    /// Plays `c` at the empty `i` if that captures nothing and leaves the block it joins with
+    /// two liberties; otherwise leaves the board as it was. This is how the count fills dame.
+    pub fn fill_safely(&mut self, c: Color, i: Idx) -> bool {
+        let ok = self.liberties_if_played(c, i) >= 2
+            && !self
+                .neighbours(i)
+                .into_iter()
+                .any(|n| self.cells[n] == Cell::Stone(c.opponent()) && self.in_atari(n));
+        if ok {
+            self.play(c, i);
+        }
+        ok
+    }
+
+    /// Calls `f` on every stone of the block at `i`.
+    pub fn for_each_stone(&self, i: Idx, mut f: impl FnMut(Idx)) {
+        let h = self.head_of(i);
+        let mut s = h;
+        loop {
+            f(s);
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+    }
+
     /// The points the last move emptied by capture.
     pub fn captured(&self) -> &[Idx] {
         &self.captured

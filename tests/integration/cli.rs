@@ -295,6 +295,7 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
         "manifest.tsv",
         "summary.csv",
         "report.md",
+        "not_benson.csv",
         "plots/margin_error.svg",
     ] {
         let one = env.output("all", name);
