@@ -161,6 +161,11 @@ impl Net {
         }
     }
 
+    /// Per cell of the padded array, the id of the block on it; `u32::MAX` where none is.
+    pub fn labels(&self) -> &[u32] {
+        &self.label
+    }
+
     /// The block on a cell, if any.
     pub fn block_at(&self, i: Idx) -> Option<BlockId> {
         let l = self.label[i];
