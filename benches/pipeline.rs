@@ -8,7 +8,7 @@ use livingblocks::analyze::{analyze_file_with, EstimateFor, Options};
 use livingblocks::go::replay;
 use livingblocks::go::Color;
 use livingblocks::life::{analyze_life, benson, mp95, mpfix, ColourNet, Net, Regions};
-use livingblocks::score::estimate_dead;
+use livingblocks::score::{count, estimate_dead};
 use livingblocks::sgf::{self, load::Tree};
 use livingblocks::source;
 
@@ -132,6 +132,15 @@ fn stages(c: &mut Criterion) {
                 .zip(&protected)
                 .map(|((f, &c), p)| estimate_dead(f, c, p).len())
                 .sum::<usize>()
+        })
+    });
+    // The count with nothing dead, which every game gets (the `none` source).
+    g.bench_function("count_per_position", |b| {
+        b.iter(|| {
+            finals
+                .iter()
+                .map(|f| count(f, &[]).territory[0])
+                .sum::<u32>()
         })
     });
     g.throughput(Throughput::Elements(files.len() as u64));

@@ -4,5 +4,5 @@ pub mod board;
 pub mod random;
 pub mod replay;
 
-pub use board::{Board, Cell, Color, Idx, PlayError, PlayOutcome, Point};
+pub use board::{Board, Cell, Color, Idx, PlayError, PlayOutcome, Point, Points};
 pub use replay::{replay, IllegalMove, Replay, ReplayError};

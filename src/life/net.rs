@@ -65,7 +65,8 @@ impl Net {
     pub fn build(board: &Board) -> Net {
         let mut label = vec![NO_BLOCK; board.cell_count()];
         let mut blocks: Vec<Block> = Vec::new();
-        let mut stack = Vec::new();
+        // Every stone enters the stack at most once.
+        let mut stack = vec![0; board.cell_count()];
         // Liberty marks: lib_mark[i] == id + 1 when point i is already counted for block id.
         let mut lib_mark = vec![0u32; board.cell_count()];
         for start in board.points() {
@@ -85,21 +86,22 @@ impl Net {
                 shared: Vec::new(),
             };
             label[start] = id;
-            stack.push(start);
-            while let Some(i) = stack.pop() {
+            stack[0] = start;
+            let mut top = 1;
+            // Without branches on the neighbours' contents, as in Benson's region fill.
+            while top > 0 {
+                top -= 1;
+                let i = stack[top];
                 block.stones.push(i);
                 for n in board.neighbours(i) {
-                    match board.cell(n) {
-                        Cell::Empty if lib_mark[n] != id + 1 => {
-                            lib_mark[n] = id + 1;
-                            block.liberties += 1;
-                        }
-                        Cell::Stone(c) if c == color && label[n] == NO_BLOCK => {
-                            label[n] = id;
-                            stack.push(n);
-                        }
-                        _ => {}
-                    }
+                    let cell = board.cell(n);
+                    let liberty = (cell == Cell::Empty) & (lib_mark[n] != id + 1);
+                    lib_mark[n] = if liberty { id + 1 } else { lib_mark[n] };
+                    block.liberties += u32::from(liberty);
+                    let joins = (cell == Cell::Stone(color)) & (label[n] == NO_BLOCK);
+                    label[n] = if joins { id } else { label[n] };
+                    stack[top] = n;
+                    top += usize::from(joins);
                 }
             }
             block.stones.sort_unstable();

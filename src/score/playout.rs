@@ -4,7 +4,7 @@
 //! stop walking whole blocks. Moves follow `Board::play` exactly (captures, the simple-ko
 //! point), so a playout is the same game it would be on `Board`.
 
-use crate::go::board::{Board, Cell, Color, Idx};
+use crate::go::board::{Board, Cell, Color, Idx, Points};
 
 #[derive(Clone)]
 pub struct FastBoard {
@@ -84,9 +84,8 @@ impl FastBoard {
         f
     }
 
-    pub fn points(&self) -> impl Iterator<Item = Idx> + '_ {
-        let (n, s) = (self.size as usize, self.stride);
-        (0..n).flat_map(move |y| (0..n).map(move |x| (y + 1) * s + x + 1))
+    pub fn points(&self) -> Points {
+        Points::new(self.size)
     }
 
     pub fn cell(&self, i: Idx) -> Cell {
