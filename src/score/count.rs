@@ -79,7 +79,8 @@ impl EmptyRegions {
         let mut size = vec![0u32; n];
         let mut seen = vec![false; n];
         let mut region = Vec::new();
-        let mut stack = Vec::new();
+        // Every point enters the stack at most once.
+        let mut stack = vec![0; n];
         for start in b.points() {
             if seen[start] || b.cell(start) != Cell::Empty {
                 continue;
@@ -87,18 +88,21 @@ impl EmptyRegions {
             let mut mask = 0u8;
             region.clear();
             seen[start] = true;
-            stack.push(start);
-            while let Some(i) = stack.pop() {
+            stack[0] = start;
+            let mut top = 1;
+            // Without branches on the neighbours' contents, as in Benson's region fill.
+            while top > 0 {
+                top -= 1;
+                let i = stack[top];
                 region.push(i);
                 for nb in b.neighbours(i) {
-                    match b.cell(nb) {
-                        Cell::Empty if !seen[nb] => {
-                            seen[nb] = true;
-                            stack.push(nb);
-                        }
-                        Cell::Stone(c) => mask |= 1 << c.index(),
-                        _ => {}
-                    }
+                    let cell = b.cell(nb);
+                    let open = (cell == Cell::Empty) & !seen[nb];
+                    seen[nb] |= open;
+                    stack[top] = nb;
+                    top += usize::from(open);
+                    mask |= u8::from(cell == Cell::Stone(Color::Black))
+                        | u8::from(cell == Cell::Stone(Color::White)) << 1;
                 }
             }
             for &i in &region {
