@@ -1,49 +1,12 @@
-//! The speed baseline of issue 5, on a folder: sgf-parse alone reading, parsing and walking the
-//! main line of every `.sgf` file, one thread, with the same allocator as the binary. The
-//! pipeline's one-thread rate is compared against this (`scripts/bench.sh` prints the ratio).
+//! The speed baseline of issue 5 as its users would run it: sgf-parse alone reading, parsing
+//! and walking the main line of every `.sgf` file of a folder, one thread, with the system
+//! allocator. The pipeline's one-thread rate is compared against this (`scripts/bench.sh`
+//! prints the ratio).
 //!
 //!   cargo run --release --example parse_baseline -- DIR
 
-use std::time::Instant;
-
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+mod baseline;
 
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "../shared/corpus/pro/games".into());
-    let mut paths: Vec<_> = walkdir::WalkDir::new(&dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "sgf"))
-        .map(|e| e.into_path())
-        .collect();
-    paths.sort();
-    let start = Instant::now();
-    let (mut games, mut moves, mut unreadable) = (0usize, 0usize, 0usize);
-    for path in &paths {
-        let Ok(bytes) = std::fs::read(path) else {
-            unreadable += 1;
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let Ok(trees) = sgf_parse::parse(&text) else {
-            unreadable += 1;
-            continue;
-        };
-        for root in trees.iter().filter_map(|t| t.as_go_node().ok()) {
-            games += 1;
-            moves += root
-                .main_variation()
-                .filter(|n| n.get_move().is_some())
-                .count();
-        }
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "{} files, {games} games, {moves} moves, {unreadable} unparsed in {secs:.2} s: {:.0} games/s",
-        paths.len(),
-        games as f64 / secs
-    );
+    baseline::run("system");
 }

@@ -2,7 +2,9 @@
 # Runs the release binary over a folder at one thread and at N threads (best of R runs each),
 # and writes reports/bench/bench.md and reports/bench/bench.csv: wall time, games/s, peak RSS,
 # speed-up, whether the outputs are byte-identical, and the one-thread rate against the baseline
-# of issue 5 (sgf-parse alone reading, parsing and walking the main lines: examples/parse_baseline.rs).
+# of issue 5 (sgf-parse alone reading, parsing and walking the main lines), with the system
+# allocator (examples/parse_baseline.rs, as sgf-parse's users run it) and with mimalloc, the
+# binary's allocator (examples/parse_baseline_mimalloc.rs).
 #
 #   scripts/bench.sh [DIR] [N] [R]     defaults: ../shared/corpus/pro/games, nproc, 3
 #   BENCH_ARGS='--estimate never' scripts/bench.sh ...   extra arguments for every run
@@ -13,7 +15,7 @@ threads=${2:-$(nproc)}
 repeats=${3:-3}
 [ -d "$dir" ] || { echo "bench: $dir is not a folder" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time; apt-get install time)" >&2; exit 2; }
-cargo build --release --quiet --bin livingblocks --example parse_baseline
+cargo build --release --quiet --bin livingblocks --example parse_baseline --example parse_baseline_mimalloc
 bin=target/release/livingblocks
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,11 +37,16 @@ best() { # threads -> "wall_s games rss_kib" of the fastest run
 
 # One untimed pass first, so that every timed run reads the files from the page cache.
 target/release/examples/parse_baseline "$dir" >/dev/null
-baseline=0
-for _ in $(seq "$repeats"); do
-  b=$(target/release/examples/parse_baseline "$dir" | grep -o '[0-9]* games/s' | grep -o '^[0-9]*')
-  if [ "$b" -gt "$baseline" ]; then baseline=$b; fi
-done
+best_baseline() { # example -> best games/s of $repeats runs
+  local best=0 b
+  for _ in $(seq "$repeats"); do
+    b=$(target/release/examples/"$1" "$dir" | grep -o '[0-9]* games/s' | grep -o '^[0-9]*')
+    if [ "$b" -gt "$best" ]; then best=$b; fi
+  done
+  echo "$best"
+}
+baseline=$(best_baseline parse_baseline)
+baseline_mi=$(best_baseline parse_baseline_mimalloc)
 
 read -r w1 g1 r1 <<<"$(best 1)"
 read -r wn gn rn <<<"$(best "$threads")"
@@ -71,8 +78,10 @@ $(free -g | awk '/Mem:/{print $2}') GiB, release build, best of $repeats runs, f
 
 Speed-up at $threads threads: ${speedup}×. Outputs byte-identical at 1 and $threads threads: $same.
 
-Baseline (sgf-parse alone reading, parsing and walking the main lines, one thread, same
-allocator; \`cargo run --release --example parse_baseline -- $dir\`): $baseline games/s. One
-thread of the full run reaches $(awk -v g="$g1" -v w="$w1" -v b="$baseline" 'BEGIN{printf "%.0f", 100*g/w/b}') % of it.
+Baseline (sgf-parse alone reading, parsing and walking the main lines, one thread; measured in
+the same session): $baseline games/s with the system allocator (\`cargo run --release --example
+parse_baseline -- $dir\`), $baseline_mi games/s with mimalloc, the binary's allocator
+(\`--example parse_baseline_mimalloc\`). One thread of the full run reaches $(awk -v g="$g1" -v w="$w1" -v b="$baseline" 'BEGIN{printf "%.0f", 100*g/w/b}') % of the
+first and $(awk -v g="$g1" -v w="$w1" -v b="$baseline_mi" 'BEGIN{printf "%.0f", 100*g/w/b}') % of the second.
 MD
 cat reports/bench/bench.md
