@@ -1,7 +1,8 @@
 //! The accuracy report of a run: `report.md` with SVG plots, `summary.csv` (totals that add
 //! up across runs), and `not_benson.csv` (every block a method calls alive that Benson does
 //! not). Everything is read back from the run's tables, so `livingblocks report DIR` rebuilds
-//! it for any output folder, a merged one included. The same tables give the same bytes.
+//! it for any output folder, a merged one included; a run passes the block sums it tallied
+//! while writing blocks.csv instead. The same tables give the same bytes either way.
 
 mod plot;
 pub mod tally;

@@ -1,4 +1,5 @@
-//! Totals read back from a run's tables: what the report shows and summary.csv holds.
+//! Totals read back from a run's tables (blocks.csv's tallied by the run as it writes it):
+//! what the report shows and summary.csv holds.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
