@@ -127,9 +127,9 @@ impl EmptyRegions {
 /// where `c` can do so without leaving the filling block in atari, else by the opponent where
 /// it can; then each block of `c` left with one liberty in its own territory connects there,
 /// and that point is no territory. Connecting can leave the grown block in atari again, so
-/// this repeats until nothing changes. The fills run on a board that keeps liberty counts per
-/// block: in a finished game the blocks are long, and walking them for every dame was a sixth
-/// of a corpus run.
+/// this repeats until nothing changes. The fills run on the playout board, which keeps each
+/// block's liberty count: in a finished game the blocks are long, and walking them for every
+/// dame was the count's largest cost.
 fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
     let dame: Vec<Idx> = b
         .points()

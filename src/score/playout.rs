@@ -2,7 +2,8 @@
 //! lists with pseudo-liberty counts (the liberty sum and sum of squares tell a block in atari
 //! and its last liberty at once), so that the policy's legality, atari and self-atari tests
 //! stop walking whole blocks. Moves follow `Board::play` exactly (captures, the simple-ko
-//! point), so a playout is the same game it would be on `Board`.
+//! point), so a playout is the same game it would be on `Board`. The count fills dame on it too
+//! (`fill_safely`).
 
 use crate::go::board::{Board, Cell, Color, Idx, Points};
 
@@ -360,6 +361,34 @@ mod tests {
                 out.captured,
             )
         })
+    }
+
+    /// `fill_safely` says what putting the stone on a copy of `Board` and walking the blocks
+    /// says: the block it joins keeps two liberties and no opponent block beside it loses its
+    /// last one.
+    #[test]
+    fn fill_safely_agrees_with_walking_the_blocks() {
+        for seed in 0..40u64 {
+            let (board, _) = random_position(seed, 9, 50);
+            let points: Vec<Idx> = board.points().collect();
+            for c in [Color::Black, Color::White] {
+                for &i in points.iter().filter(|&&i| board.cell(i) == Cell::Empty) {
+                    let mut trial = board.clone();
+                    trial.setup(board.point(i), Some(c)).unwrap();
+                    let walked = trial.liberties_upto(i, 2) >= 2
+                        && trial.neighbours(i).into_iter().all(|n| {
+                            trial.cell(n) != Cell::Stone(c.opponent())
+                                || trial.liberties_upto(n, 1) > 0
+                        });
+                    let mut fast = FastBoard::from_board(&board);
+                    assert_eq!(fast.fill_safely(c, i), walked, "seed {seed}");
+                    let after = if walked { &trial } else { &board };
+                    for p in board.points() {
+                        assert_eq!(fast.cell(p), after.cell(p), "seed {seed}");
+                    }
+                }
+            }
+        }
     }
 
     /// Plays the same random legal moves on both boards and compares them after each one,
