@@ -311,7 +311,9 @@ impl Board {
     }
 
     /// Distinct liberties of the block at `start`, counted up to `limit` (the count stops
-    /// there: callers ask "at least two?", and a full count walks the whole block).
+    /// there: callers ask "at least two?", and a full count walks the whole block). The
+    /// walking reference the playout board's liberty counts are tested against.
+    #[cfg(test)]
     pub fn liberties_upto(&mut self, start: Idx, limit: u32) -> u32 {
         let colour = self.cells[start];
         self.next_stamp();

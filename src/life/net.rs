@@ -169,6 +169,7 @@ impl Net {
     }
 
     /// The block on a cell, if any.
+    #[cfg(test)]
     pub fn block_at(&self, i: Idx) -> Option<BlockId> {
         let l = self.label[i];
         (l != NO_BLOCK).then_some(l as BlockId)
