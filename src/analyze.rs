@@ -228,8 +228,7 @@ fn score_position(
     options: Options,
 ) -> ScoreRow {
     let protected = life.benson_alive_points(net, r.board.cell_count());
-    let source = |dead: Vec<Idx>| {
-        let c = score::count(&r.board, &dead);
+    let source = |dead: Vec<Idx>, c: score::Count| {
         let margins = score::margins(&c, r.captures, rec.komi, rec.rules, rec.handicap);
         SourceScore {
             dead: dead.iter().map(|&i| r.board.point(i)).collect::<Vec<_>>(),
@@ -245,7 +244,11 @@ fn score_position(
     };
     let markup = r
         .has_markup
-        .then(|| sorted(source(score::markup_dead(&r.board, &r.territory_markup))));
+        .then(|| score::markup_dead(&r.board, &r.territory_markup))
+        .map(|dead| {
+            let c = score::count(&r.board, &dead);
+            sorted(source(dead, c))
+        });
     let counted = r.has_markup
         || rec
             .result
@@ -256,9 +259,9 @@ fn score_position(
         EstimateFor::Never => false,
     }
     .then(|| {
-        sorted(source(score::estimate_dead(
-            &r.board, r.to_move, &protected,
-        )))
+        let dead = score::estimate_dead(&r.board, r.to_move, &protected);
+        let c = score::count(&r.board, &dead);
+        sorted(source(dead, c))
     });
     let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
     // Stones each side put on the board: those standing plus those the other side took.
@@ -275,7 +278,7 @@ fn score_position(
         has_markup: r.has_markup,
         markup,
         estimate,
-        none: source(Vec::new()),
+        none: source(Vec::new(), score::count_as_is(&r.board, net)),
         benson_bounds: bounds,
         suspicious,
     }

@@ -11,6 +11,7 @@
 
 use super::playout::FastBoard;
 use crate::go::board::{Board, Cell, Color, Idx};
+use crate::life::Net;
 
 /// Neutral regions up to this size are filled point by point, inner points included (a
 /// two-point dame gap along the edge); in larger ones only the points touching both colours
@@ -36,17 +37,35 @@ pub struct Count {
 
 /// Counts `board` with the stones at `dead` removed.
 pub fn count(board: &Board, dead: &[Idx]) -> Count {
-    let mut out = Count::default();
     let mut b = board.clone();
+    let mut removed = [0; 2];
     for &i in dead {
         if let Cell::Stone(c) = b.cell(i) {
-            out.dead[c.index()] += 1;
+            removed[c.index()] += 1;
             let p = b.point(i);
             b.setup(p, None).expect("on-board point");
         }
     }
-    out.stones = [b.count(Color::Black), b.count(Color::White)];
-    let regions = EmptyRegions::find(&b);
+    Count {
+        dead: removed,
+        ..tally(&b, || FastBoard::from_board(&b))
+    }
+}
+
+/// Counts the position as it stands, no stone dead, reusing its net's blocks for the dame
+/// fills instead of finding them again.
+pub fn count_as_is(board: &Board, net: &Net) -> Count {
+    tally(board, || FastBoard::from_net(board, net))
+}
+
+/// Counts a position whose dead stones are gone; `playout_board` makes it into the board the
+/// dame fills run on.
+fn tally(b: &Board, playout_board: impl FnOnce() -> FastBoard) -> Count {
+    let mut out = Count {
+        stones: [b.count(Color::Black), b.count(Color::White)],
+        ..Count::default()
+    };
+    let regions = EmptyRegions::find(b);
     for i in b.points() {
         if b.cell(i) != Cell::Empty {
             continue;
@@ -56,7 +75,7 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
             None => out.neutral += 1,
         }
     }
-    let teire = teire_points(&b, &regions);
+    let teire = teire_points(b, &regions, playout_board());
     for c in [Color::Black, Color::White] {
         out.teire[c.index()] = teire[c.index()].len() as u32;
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
@@ -130,18 +149,27 @@ impl EmptyRegions {
 /// this repeats until nothing changes. The fills run on the playout board, which keeps each
 /// block's liberty count: in a finished game the blocks are long, and walking them for every
 /// dame was the count's largest cost.
-fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
-    let dame: Vec<Idx> = b
-        .points()
-        .filter(|&i| {
-            b.cell(i) == Cell::Empty
-                && regions.owner(i).is_none()
-                && (touches_both(b, i) || regions.size[i] as usize <= SMALL_NEUTRAL_REGION)
-        })
-        .collect();
+fn teire_points(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [Vec<Idx>; 2] {
+    // Collected without branches on the points' contents, which are unpredictable.
+    let mut dame = vec![0; b.cell_count()];
+    let mut k = 0;
+    for i in b.points() {
+        let mut around = 0u8;
+        for nb in b.neighbours(i) {
+            let cell = b.cell(nb);
+            around |= u8::from(cell == Cell::Stone(Color::Black))
+                | u8::from(cell == Cell::Stone(Color::White)) << 1;
+        }
+        let neutral = regions.border[i] != 1 && regions.border[i] != 2;
+        dame[k] = i;
+        k += usize::from(
+            (b.cell(i) == Cell::Empty)
+                & neutral
+                & ((around == 3) | (regions.size[i] as usize <= SMALL_NEUTRAL_REGION)),
+        );
+    }
+    dame.truncate(k);
     let mut out = [Vec::new(), Vec::new()];
-    let start = FastBoard::from_board(b);
-    let mut seen = vec![false; b.cell_count()];
     for c in [Color::Black, Color::White] {
         let mut g = start.clone();
         loop {
@@ -158,18 +186,12 @@ fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
             }
         }
         let teire = &mut out[c.index()];
-        seen.iter_mut().for_each(|s| *s = false);
-        for i in b.points() {
-            if g.cell(i) != Cell::Stone(c) || seen[i] {
-                continue;
-            }
-            // Connecting grows the block; only that block changes, so look at it again.
-            let mut s = i;
-            loop {
-                g.for_each_stone(s, |k| seen[k] = true);
-                if !g.in_atari(s) {
-                    break;
-                }
+        // Each block of c once, by its head. Connecting merges only blocks beside the point
+        // played, and the loop goes on with the merged block, so a head whose block has since
+        // merged finds a block already looked at, which stops as it stopped before.
+        for h in g.heads(c) {
+            let mut s = h;
+            while g.in_atari(s) {
                 let t = g.atari_liberty(s);
                 if regions.owner(t) != Some(c) {
                     break;
@@ -183,22 +205,25 @@ fn teire_points(b: &Board, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
     out
 }
 
-fn touches_both(b: &Board, i: Idx) -> bool {
-    let mut mask = 0u8;
-    for nb in b.neighbours(i) {
-        if let Cell::Stone(c) = b.cell(nb) {
-            mask |= 1 << c.index();
-        }
-    }
-    mask == 3
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn idx_of(b: &Board, s: &str) -> Idx {
         b.idx(crate::go::Point::from_sgf(s).unwrap()).unwrap()
+    }
+
+    /// Counting a position as it stands with its net gives what counting it with no dead
+    /// stone gives.
+    #[test]
+    fn counting_with_the_net_agrees() {
+        for seed in 0..80u64 {
+            let size = [5, 7, 9, 13, 19][seed as usize % 5];
+            let moves = seed as usize * 11 % (3 * size as usize * size as usize);
+            let (board, _) = crate::go::random::random_position(seed, size, moves);
+            let net = Net::build(&board);
+            assert_eq!(count_as_is(&board, &net), count(&board, &[]), "seed {seed}");
+        }
     }
 
     #[test]

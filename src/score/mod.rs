@@ -8,7 +8,7 @@ mod playout;
 #[cfg(test)]
 mod properties;
 
-pub use count::{count, Count};
+pub use count::{count, count_as_is, Count};
 pub use estimate::{estimate_dead, PLAYOUTS};
 
 use crate::go::board::{Board, Cell, Idx, Point};

@@ -6,6 +6,7 @@
 //! (`fill_safely`).
 
 use crate::go::board::{Board, Cell, Color, Idx, Points};
+use crate::life::Net;
 
 #[derive(Clone)]
 pub struct FastBoard {
@@ -83,6 +84,60 @@ impl FastBoard {
             f.stones[start] = block.len() as u32;
         }
         f
+    }
+
+    /// The same board built from the position's net: its blocks are known, so no fill is
+    /// needed, and nothing here branches on what a neighbour holds. The blocks' stone lists
+    /// run in point order rather than in fill order, which changes no answer the board gives.
+    pub fn from_net(b: &Board, net: &Net) -> FastBoard {
+        let n = b.cell_count();
+        let mut f = FastBoard {
+            size: b.size(),
+            stride: b.size() as usize + 2,
+            cells: (0..n).map(|i| b.cell(i)).collect(),
+            head: vec![0; n],
+            next: vec![0; n],
+            stones: vec![0; n],
+            plib: vec![0; n],
+            lsum: vec![0; n],
+            lsq: vec![0; n],
+            ko: None,
+            captured: Vec::new(),
+            mark: vec![0; n],
+            stamp: 0,
+        };
+        for block in &net.blocks {
+            let h = block.anchor;
+            let stones = &block.stones;
+            f.stones[h] = stones.len() as u32;
+            let (mut count, mut sum, mut squares) = (0u32, 0u64, 0u64);
+            for (k, &s) in stones.iter().enumerate() {
+                f.head[s] = h as u32;
+                f.next[s] = stones[(k + 1) % stones.len()] as u32;
+                for nb in f.neighbours(s) {
+                    let empty = f.cells[nb] == Cell::Empty;
+                    count += u32::from(empty);
+                    sum += u64::from(empty) * nb as u64;
+                    squares += u64::from(empty) * (nb * nb) as u64;
+                }
+            }
+            f.plib[h] = count;
+            f.lsum[h] = sum;
+            f.lsq[h] = squares;
+        }
+        f
+    }
+
+    /// The heads of the blocks of `c`: one stone of each block, in point order.
+    pub fn heads(&self, c: Color) -> Vec<Idx> {
+        let mut heads = vec![0; self.cells.len()];
+        let mut k = 0;
+        for i in self.points() {
+            heads[k] = i;
+            k += usize::from((self.cells[i] == Cell::Stone(c)) & (self.head[i] as usize == i));
+        }
+        heads.truncate(k);
+        heads
     }
 
     pub fn points(&self) -> Points {
@@ -169,11 +224,11 @@ impl FastBoard {
         let stamp = self.stamp;
         self.mark[i] = stamp;
         let mut libs = 0;
+        // The four neighbours are distinct: no mark to check yet, and no branch.
         for n in self.neighbours(i) {
-            if self.cells[n] == Cell::Empty && self.mark[n] != stamp {
-                self.mark[n] = stamp;
-                libs += 1;
-            }
+            let empty = self.cells[n] == Cell::Empty;
+            self.mark[n] = if empty { stamp } else { self.mark[n] };
+            libs += u32::from(empty);
         }
         if libs >= 2 {
             return libs;
@@ -216,19 +271,6 @@ impl FastBoard {
             self.play(c, i);
         }
         ok
-    }
-
-    /// Calls `f` on every stone of the block at `i`.
-    pub fn for_each_stone(&self, i: Idx, mut f: impl FnMut(Idx)) {
-        let h = self.head_of(i);
-        let mut s = h;
-        loop {
-            f(s);
-            s = self.next[s] as usize;
-            if s == h {
-                break;
-            }
-        }
     }
 
     /// The points the last move emptied by capture.
@@ -387,6 +429,46 @@ mod tests {
                         assert_eq!(fast.cell(p), after.cell(p), "seed {seed}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Built from the net, the board holds the same blocks, heads and liberty sums as built by
+    /// filling, and the same stones on each block's list.
+    #[test]
+    fn from_net_matches_from_board() {
+        for seed in 0..60u64 {
+            let size = [5, 9, 13, 19][seed as usize % 4];
+            let (board, _) = random_position(seed, size, seed as usize * 7 % 300);
+            let net = Net::build(&board);
+            let (a, b) = (
+                FastBoard::from_board(&board),
+                FastBoard::from_net(&board, &net),
+            );
+            assert_eq!(a.cells, b.cells);
+            for i in board.points() {
+                if let Cell::Stone(_) = board.cell(i) {
+                    let h = a.head_of(i);
+                    assert_eq!(h, b.head_of(i), "seed {seed}");
+                    assert_eq!(
+                        (a.stones[h], a.plib[h], a.lsum[h], a.lsq[h]),
+                        (b.stones[h], b.plib[h], b.lsum[h], b.lsq[h]),
+                        "seed {seed}"
+                    );
+                    let walk = |f: &FastBoard| {
+                        let mut on = vec![f.head_of(i)];
+                        while f.next[*on.last().unwrap()] as usize != on[0] {
+                            on.push(f.next[*on.last().unwrap()] as usize);
+                        }
+                        on.sort_unstable();
+                        on
+                    };
+                    assert_eq!(walk(&a), walk(&b), "seed {seed}");
+                }
+            }
+            for c in [Color::Black, Color::White] {
+                let heads: Vec<Idx> = net.blocks_of(c).map(|id| net.blocks[id].anchor).collect();
+                assert_eq!(b.heads(c), heads, "seed {seed}");
             }
         }
     }
