@@ -170,8 +170,10 @@ fn teire_points(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [Vec<Idx
     }
     dame.truncate(k);
     let mut out = [Vec::new(), Vec::new()];
-    for c in [Color::Black, Color::White] {
-        let mut g = start.clone();
+    for (c, mut g) in [Color::Black, Color::White]
+        .into_iter()
+        .zip([start.clone(), start])
+    {
         loop {
             let mut changed = false;
             for &d in &dame {
