@@ -34,21 +34,7 @@ pub struct FastBoard {
 impl FastBoard {
     pub fn from_board(b: &Board) -> FastBoard {
         let n = b.cell_count();
-        let mut f = FastBoard {
-            size: b.size(),
-            stride: b.size() as usize + 2,
-            cells: (0..n).map(|i| b.cell(i)).collect(),
-            head: vec![0; n],
-            next: vec![0; n],
-            stones: vec![0; n],
-            plib: vec![0; n],
-            lsum: vec![0; n],
-            lsq: vec![0; n],
-            ko: None,
-            captured: Vec::new(),
-            mark: vec![0; n],
-            stamp: 0,
-        };
+        let mut f = FastBoard::stones_only(b);
         let mut seen = vec![false; n];
         let mut block = Vec::new();
         for start in b.points() {
@@ -86,12 +72,10 @@ impl FastBoard {
         f
     }
 
-    /// The same board built from the position's net: its blocks are known, so no fill is
-    /// needed, and nothing here branches on what a neighbour holds. The blocks' stone lists
-    /// run in point order rather than in fill order, which changes no answer the board gives.
-    pub fn from_net(b: &Board, net: &Net) -> FastBoard {
+    /// The stones of `b` with no block made yet: what both constructors start from.
+    fn stones_only(b: &Board) -> FastBoard {
         let n = b.cell_count();
-        let mut f = FastBoard {
+        FastBoard {
             size: b.size(),
             stride: b.size() as usize + 2,
             cells: (0..n).map(|i| b.cell(i)).collect(),
@@ -105,7 +89,14 @@ impl FastBoard {
             captured: Vec::new(),
             mark: vec![0; n],
             stamp: 0,
-        };
+        }
+    }
+
+    /// The same board built from the position's net: its blocks are known, so no fill is
+    /// needed, and nothing here branches on what a neighbour holds. The blocks' stone lists
+    /// run in point order rather than in fill order, which changes no answer the board gives.
+    pub fn from_net(b: &Board, net: &Net) -> FastBoard {
+        let mut f = FastBoard::stones_only(b);
         for block in &net.blocks {
             let h = block.anchor;
             let stones = &block.stones;
