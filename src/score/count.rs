@@ -75,9 +75,8 @@ fn tally(b: &Board, playout_board: impl FnOnce() -> FastBoard) -> Count {
             None => out.neutral += 1,
         }
     }
-    let teire = teire_points(b, &regions, playout_board());
+    out.teire = teire(b, &regions, playout_board());
     for c in [Color::Black, Color::White] {
-        out.teire[c.index()] = teire[c.index()].len() as u32;
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
     }
     out
@@ -142,14 +141,14 @@ impl EmptyRegions {
     }
 }
 
-/// The teire points of each colour. For each colour `c` in turn, every dame is filled, by `c`
+/// The number of teire points of each colour. For each colour `c` in turn, every dame is filled, by `c`
 /// where `c` can do so without leaving the filling block in atari, else by the opponent where
 /// it can; then each block of `c` left with one liberty in its own territory connects there,
 /// and that point is no territory. Connecting can leave the grown block in atari again, so
 /// this repeats until nothing changes. The fills run on the playout board, which keeps each
 /// block's liberty count: in a finished game the blocks are long, and walking them for every
 /// dame was the count's largest cost.
-fn teire_points(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [Vec<Idx>; 2] {
+fn teire(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [u32; 2] {
     // Collected without branches on the points' contents, which are unpredictable.
     let mut dame = vec![0; b.cell_count()];
     let mut k = 0;
@@ -160,16 +159,15 @@ fn teire_points(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [Vec<Idx
             around |= u8::from(cell == Cell::Stone(Color::Black))
                 | u8::from(cell == Cell::Stone(Color::White)) << 1;
         }
-        let neutral = regions.border[i] != 1 && regions.border[i] != 2;
         dame[k] = i;
         k += usize::from(
             (b.cell(i) == Cell::Empty)
-                & neutral
+                & regions.owner(i).is_none()
                 & ((around == 3) | (regions.size[i] as usize <= SMALL_NEUTRAL_REGION)),
         );
     }
     dame.truncate(k);
-    let mut out = [Vec::new(), Vec::new()];
+    let mut out = [0; 2];
     for (c, mut g) in [Color::Black, Color::White]
         .into_iter()
         .zip([start.clone(), start])
@@ -187,7 +185,6 @@ fn teire_points(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [Vec<Idx
                 break;
             }
         }
-        let teire = &mut out[c.index()];
         // Each block of c once, by its head. Connecting merges only blocks beside the point
         // played, and the loop goes on with the merged block, so a head whose block has since
         // merged finds a block already looked at, which stops as it stopped before.
@@ -198,7 +195,7 @@ fn teire_points(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [Vec<Idx
                 if regions.owner(t) != Some(c) {
                     break;
                 }
-                teire.push(t);
+                out[c.index()] += 1;
                 g.play(c, t);
                 s = t;
             }
