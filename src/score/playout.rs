@@ -204,6 +204,39 @@ impl FastBoard {
             .any(|n| self.cells[n] == Cell::Stone(c.opponent()) && self.in_atari(n))
     }
 
+    /// Whether `c` at the empty `i` makes a block of at most `most` stones and leaves a
+    /// neighbouring opponent block of at least `target` stones with one liberty. Read off the
+    /// liberty sums: a neighbour block loses `i` once for each side it touches `i` on.
+    pub fn small_sacrifice(&self, c: Color, i: Idx, most: u32, target: u32) -> bool {
+        let nb = self.neighbours(i);
+        let mut heads = [usize::MAX; 4];
+        let mut size = 1;
+        let mut ataris = false;
+        for (k, &n) in nb.iter().enumerate() {
+            let Cell::Stone(o) = self.cells[n] else {
+                continue;
+            };
+            let h = self.head_of(n);
+            if heads.contains(&h) {
+                continue;
+            }
+            heads[k] = h;
+            if o == c {
+                size += self.stones[h];
+                continue;
+            }
+            let sides = nb
+                .iter()
+                .filter(|&&m| self.cells[m] == Cell::Stone(o) && self.head_of(m) == h)
+                .count() as u64;
+            let libs = u64::from(self.plib[h]) - sides;
+            let sum = self.lsum[h] - sides * i as u64;
+            let squares = self.lsq[h] - sides * (i * i) as u64;
+            ataris |= self.stones[h] >= target && libs > 0 && libs * squares == sum * sum;
+        }
+        size <= most && ataris
+    }
+
     /// Distinct liberties, up to two, of the block a stone of `c` at `i` would make, before
     /// captures.
     fn liberties_if_played(&mut self, c: Color, i: Idx) -> u32 {
@@ -418,6 +451,55 @@ mod tests {
                     let after = if walked { &trial } else { &board };
                     for p in board.points() {
                         assert_eq!(fast.cell(p), after.cell(p), "seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stones of the block at `i`, by a fill.
+    fn block_size(b: &Board, i: Idx) -> u32 {
+        let mut seen = vec![i];
+        let mut k = 0;
+        while k < seen.len() {
+            for n in b.neighbours(seen[k]) {
+                if b.cell(n) == b.cell(i) && !seen.contains(&n) {
+                    seen.push(n);
+                }
+            }
+            k += 1;
+        }
+        seen.len() as u32
+    }
+
+    /// `small_sacrifice` says what putting the stone on a copy of `Board` and filling its
+    /// block and the opponent blocks beside it says.
+    #[test]
+    fn small_sacrifice_agrees_with_walking_the_blocks() {
+        for seed in 0..40u64 {
+            let (board, _) = random_position(seed, 9, 20 + seed as usize * 2);
+            let fast = FastBoard::from_board(&board);
+            let empty: Vec<Idx> = board
+                .points()
+                .filter(|&i| board.cell(i) == Cell::Empty)
+                .collect();
+            for c in [Color::Black, Color::White] {
+                for &i in &empty {
+                    let mut trial = board.clone();
+                    trial.setup(board.point(i), Some(c)).unwrap();
+                    for (most, target) in [(1, 1), (2, 3), (3, 2)] {
+                        let ataris = trial.neighbours(i).into_iter().any(|n| {
+                            trial.cell(n) == Cell::Stone(c.opponent())
+                                && block_size(&trial, n) >= target
+                                && trial.clone().liberties_upto(n, 2) == 1
+                        });
+                        let walked = block_size(&trial, i) <= most && ataris;
+                        assert_eq!(
+                            fast.small_sacrifice(c, i, most, target),
+                            walked,
+                            "seed {seed} at {}",
+                            board.point(i)
+                        );
                     }
                 }
             }

@@ -61,8 +61,8 @@ fn kgs_markup_reproduces_re_and_the_estimate_finds_the_dead() {
     assert_eq!(counted, 573);
     // The server's own count reproduces RE in 571; ours must reach 99 %.
     assert!(markup_ok * 100 >= counted * 99, "{markup_ok}/{counted}");
-    // Measured 569/596; a floor, so that a change that loses accuracy fails.
-    assert!(exact >= 565, "estimate exact in {exact}/{marked}");
+    // Measured 571/596; a floor, so that a change that loses accuracy fails.
+    assert!(exact >= 569, "estimate exact in {exact}/{marked}");
 }
 
 /// An OGS test position: the board, the player to move, and the stones to remove.
@@ -139,7 +139,18 @@ fn ogs_positions_dead_stones() {
         if found == truth {
             exact += 1;
         } else {
-            misses.push(f.strip_prefix(&root).unwrap().display().to_string());
+            misses.push(format!(
+                "{} {:?} {:?}",
+                f.strip_prefix(&root).unwrap().display(),
+                found
+                    .difference(&truth)
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>(),
+                truth
+                    .difference(&found)
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+            ));
         }
     }
     eprintln!(
@@ -147,6 +158,6 @@ fn ogs_positions_dead_stones() {
         tp as f64 / (tp + fp).max(1) as f64,
         tp as f64 / (tp + fneg).max(1) as f64
     );
-    // Measured 49/54: a floor.
-    assert!(exact >= 47, "exact {exact}/54");
+    // Measured 51/54: a floor.
+    assert!(exact >= 49, "exact {exact}/54");
 }
