@@ -389,6 +389,9 @@ impl Tally {
     /// when the run that wrote the table tallied them.
     pub fn read_with(dir: &Path, blocks: Option<BlockSums>) -> Result<Tally, ReportError> {
         let mut t = Tally::default();
+        // Only blocks.csv read back needs each game's ending; a run that tallied its block
+        // sums as it wrote them does not hold a key per game.
+        let keep_endings = blocks.is_none();
         let mut game_ending: HashMap<(String, String), usize> = HashMap::new();
         let (mut r, c) = open(dir, "games.csv")?;
         let c = GameCols::of(&c);
@@ -417,7 +420,9 @@ impl Tally {
             let how = c.how.get(row);
             let winner = c.winner.get(row);
             let group = ending(how);
-            game_ending.insert((file.to_string(), c.game.get(row).to_string()), group);
+            if keep_endings {
+                game_ending.insert((file.to_string(), c.game.get(row).to_string()), group);
+            }
             let re = c.re.get(row);
             if !re.trim().is_empty() {
                 t.re_present += 1;
