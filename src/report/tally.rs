@@ -245,23 +245,50 @@ fn rows(
     }
 }
 
-/// Sums blocks.csv of `dir`; `game_ending` gives each game's ending group.
-fn read_blocks(
-    dir: &Path,
-    game_ending: &HashMap<(String, String), usize>,
-) -> Result<BlockSums, ReportError> {
+/// Sums blocks.csv of `dir`, each block under its game's ending. Both tables list games in
+/// the same order (a run's input order, which `merge` keeps), so games.csv is read alongside,
+/// a merge join that holds one game at a time instead of a key per game of the corpus.
+fn read_blocks(dir: &Path) -> Result<BlockSums, ReportError> {
+    let (mut games, gc) = open(dir, "games.csv")?;
+    let [g_file, g_game, g_how] = gc.cols(["file", "game", "how"]);
     let (mut r, c) = open(dir, "blocks.csv")?;
     let [file_c, game_c, colour_c, stones_c, anchor_c] =
         c.cols(["file", "game", "colour", "stones", "anchor"]);
     let methods = METHODS.map(|m| c.col(m));
     let mut key = (String::new(), String::new());
     let mut group = 2;
+    let mut game_row = csv::StringRecord::new();
+    let mut lost: Option<ReportError> = None;
     let mut sums = BlockSums::default();
     rows(&mut r, dir, "blocks.csv", |row| {
+        if lost.is_some() {
+            return;
+        }
         let (file, game) = (file_c.get(row), game_c.get(row));
         if key.0 != file || key.1 != game {
             key = (file.to_string(), game.to_string());
-            group = game_ending.get(&key).copied().unwrap_or(2);
+            group = loop {
+                match games.read_record(&mut game_row) {
+                    Ok(true) if g_file.get(&game_row) == file && g_game.get(&game_row) == game => {
+                        break ending(g_how.get(&game_row));
+                    }
+                    Ok(true) => continue,
+                    Ok(false) => {
+                        lost = Some(ReportError::Read(format!(
+                            "{}: game {game} of {file} is not in games.csv, or not in its order",
+                            dir.join("blocks.csv").display()
+                        )));
+                        return;
+                    }
+                    Err(e) => {
+                        lost = Some(ReportError::Read(format!(
+                            "{}: {e}",
+                            dir.join("games.csv").display()
+                        )));
+                        return;
+                    }
+                }
+            };
         }
         let alive = methods.map(|m| m.flag(row));
         let colour = usize::from(colour_c.get(row) == "W");
@@ -275,7 +302,10 @@ fn read_blocks(
             mpfix: alive[2],
         });
     })?;
-    Ok(sums)
+    match lost {
+        Some(e) => Err(e),
+        None => Ok(sums),
+    }
 }
 
 /// The ending group of a `how` value.
@@ -389,10 +419,6 @@ impl Tally {
     /// when the run that wrote the table tallied them.
     pub fn read_with(dir: &Path, blocks: Option<BlockSums>) -> Result<Tally, ReportError> {
         let mut t = Tally::default();
-        // Only blocks.csv read back needs each game's ending; a run that tallied its block
-        // sums as it wrote them does not hold a key per game.
-        let keep_endings = blocks.is_none();
-        let mut game_ending: HashMap<(String, String), usize> = HashMap::new();
         let (mut r, c) = open(dir, "games.csv")?;
         let c = GameCols::of(&c);
         let mut last_file = String::new();
@@ -420,9 +446,6 @@ impl Tally {
             let how = c.how.get(row);
             let winner = c.winner.get(row);
             let group = ending(how);
-            if keep_endings {
-                game_ending.insert((file.to_string(), c.game.get(row).to_string()), group);
-            }
             let re = c.re.get(row);
             if !re.trim().is_empty() {
                 t.re_present += 1;
@@ -446,7 +469,7 @@ impl Tally {
         })?;
         let blocks = match blocks {
             Some(b) => b,
-            None => read_blocks(dir, &game_ending)?,
+            None => read_blocks(dir)?,
         };
         for (l, b) in t.life.iter_mut().zip(&blocks.life) {
             l.blocks = b.blocks;

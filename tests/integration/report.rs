@@ -92,3 +92,20 @@ fn report_of_a_folder_without_tables_is_an_error() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("games.csv"));
 }
+
+/// The report reads blocks.csv alongside games.csv, one game at a time: a block whose game
+/// games.csv does not list (in the same order) is an error, not a block counted under no
+/// ending.
+#[test]
+fn report_refuses_blocks_of_games_games_csv_lacks() {
+    let env = TestEnv::new();
+    env.write("counted.sgf", COUNTED);
+    env.analyze("out", 1);
+    let games = env.output("out", "games.csv");
+    let header = games.lines().next().unwrap();
+    std::fs::write(env.dir.path().join("out/games.csv"), format!("{header}\n")).unwrap();
+    let o = env.run(&["report", "out"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not in games.csv"), "{err}");
+}
