@@ -407,20 +407,23 @@ mod tests {
         assert!(estimate_dead(&b, Color::Black, &protect).is_empty());
     }
 
+    /// A 7×7 board whose top two rows are `top` and whose other five are White's living
+    /// wall, with eyes.
+    fn in_white_wall(top: &str) -> Board {
+        Board::from_ascii(&format!(
+            "{top}\nOOOOOOO\n.O.O.O.\nOOOOOOO\n.O.O.O.\nOOOOOOO"
+        ))
+    }
+
     /// Black's corner group has one two-point eye inside White's living wall.
     const ONE_EYE: &str = "..XO.O.
-                           XXXO.O.
-                           OOOOOOO
-                           .O.O.O.
-                           OOOOOOO
-                           .O.O.O.
-                           OOOOOOO";
+                           XXXO.O.";
 
     /// The playouts' policy never plays the self-atari that kills the group; the
     /// one-small-eye rule does.
     #[test]
     fn a_group_with_one_two_point_eye_is_dead() {
-        let b = Board::from_ascii(ONE_EYE);
+        let b = in_white_wall(ONE_EYE);
         let none = vec![false; b.cell_count()];
         let dead = estimate_dead(&b, Color::Black, &none);
         assert_eq!(points(&b, &dead), ["ca", "ab", "bb", "cb"]);
@@ -435,19 +438,14 @@ mod tests {
 
     #[test]
     fn two_separate_eyes_are_not_one_small_eye() {
-        let b = Board::from_ascii(
+        let b = in_white_wall(
             ".X.XO.O
-             XXXXO.O
-             OOOOOOO
-             .O.O.O.
-             OOOOOOO
-             .O.O.O.
-             OOOOOOO",
+             XXXXO.O",
         );
         let white_everywhere = vec![PLAYOUTS; b.cell_count()];
         let two_eyes = group(&b, &["ba", "da", "ab", "bb", "cb", "db"]);
         assert!(!one_small_eye(&b, &two_eyes, &white_everywhere));
-        let one_eye = Board::from_ascii(ONE_EYE);
+        let one_eye = in_white_wall(ONE_EYE);
         let g = group(&one_eye, &["ca", "ab", "bb", "cb"]);
         assert!(one_small_eye(&one_eye, &g, &white_everywhere));
         // With a weak wall (White's stones lost in half the playouts) nothing is concluded.
@@ -460,16 +458,11 @@ mod tests {
     /// before passing White sacrifices a second stone there, Black captures, and White kills
     /// the group by the throw-in the capture leaves room for.
     const FALSE_SEKI: &str = ".O.XO.O
-                              XXXXO.O
-                              OOOOOOO
-                              .O.O.O.
-                              OOOOOOO
-                              .O.O.O.
-                              OOOOOOO";
+                              XXXXO.O";
 
     #[test]
     fn playouts_break_a_false_seki_by_sacrifice() {
-        let b = Board::from_ascii(FALSE_SEKI);
+        let b = in_white_wall(FALSE_SEKI);
         let start = FastBoard::from_board(&b);
         let corner = b.idx(crate::go::Point::from_sgf("da").unwrap()).unwrap();
         let empties: Vec<Idx> = b.points().filter(|&i| b.cell(i) == Cell::Empty).collect();
