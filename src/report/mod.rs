@@ -28,7 +28,7 @@ const SHOWN: usize = 40;
 /// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from its tables; a run
 /// that tallied its blocks as it wrote them passes the sums instead of having blocks.csv read.
 pub fn write(dir: &Path, blocks: Option<BlockSums>) -> Result<Vec<PathBuf>, ReportError> {
-    let t = Tally::read_with(dir, blocks)?;
+    let t = Tally::read(dir, blocks)?;
     let wrote =
         |p: &Path, e: &dyn std::fmt::Display| ReportError::Write(format!("{}: {e}", p.display()));
     let mut outputs = Vec::new();

@@ -224,6 +224,17 @@ fn open(dir: &Path, name: &str) -> Result<(csv::Reader<Box<dyn Read>>, Columns),
     Ok((r, Columns(cols)))
 }
 
+/// Reads the next row of table `name` into `row`; false at the end.
+fn next_row(
+    r: &mut csv::Reader<Box<dyn Read>>,
+    row: &mut csv::StringRecord,
+    dir: &Path,
+    name: &str,
+) -> Result<bool, ReportError> {
+    r.read_record(row)
+        .map_err(|e| ReportError::Read(format!("{}: {e}", dir.join(name).display())))
+}
+
 fn rows(
     r: &mut csv::Reader<Box<dyn Read>>,
     dir: &Path,
@@ -231,18 +242,10 @@ fn rows(
     mut f: impl FnMut(&csv::StringRecord),
 ) -> Result<(), ReportError> {
     let mut row = csv::StringRecord::new();
-    loop {
-        match r.read_record(&mut row) {
-            Ok(true) => f(&row),
-            Ok(false) => return Ok(()),
-            Err(e) => {
-                return Err(ReportError::Read(format!(
-                    "{}: {e}",
-                    dir.join(name).display()
-                )))
-            }
-        }
+    while next_row(r, &mut row, dir, name)? {
+        f(&row);
     }
+    Ok(())
 }
 
 /// Sums blocks.csv of `dir`, each block under its game's ending. Both tables list games in
@@ -257,55 +260,37 @@ fn read_blocks(dir: &Path) -> Result<BlockSums, ReportError> {
     let methods = METHODS.map(|m| c.col(m));
     let mut key = (String::new(), String::new());
     let mut group = 2;
-    let mut game_row = csv::StringRecord::new();
-    let mut lost: Option<ReportError> = None;
+    let (mut row, mut game_row) = (csv::StringRecord::new(), csv::StringRecord::new());
     let mut sums = BlockSums::default();
-    rows(&mut r, dir, "blocks.csv", |row| {
-        if lost.is_some() {
-            return;
-        }
-        let (file, game) = (file_c.get(row), game_c.get(row));
+    while next_row(&mut r, &mut row, dir, "blocks.csv")? {
+        let (file, game) = (file_c.get(&row), game_c.get(&row));
         if key.0 != file || key.1 != game {
             key = (file.to_string(), game.to_string());
             group = loop {
-                match games.read_record(&mut game_row) {
-                    Ok(true) if g_file.get(&game_row) == file && g_game.get(&game_row) == game => {
-                        break ending(g_how.get(&game_row));
-                    }
-                    Ok(true) => continue,
-                    Ok(false) => {
-                        lost = Some(ReportError::Read(format!(
-                            "{}: game {game} of {file} is not in games.csv, or not in its order",
-                            dir.join("blocks.csv").display()
-                        )));
-                        return;
-                    }
-                    Err(e) => {
-                        lost = Some(ReportError::Read(format!(
-                            "{}: {e}",
-                            dir.join("games.csv").display()
-                        )));
-                        return;
-                    }
+                if !next_row(&mut games, &mut game_row, dir, "games.csv")? {
+                    return Err(ReportError::Read(format!(
+                        "{}: game {game} of {file} is not in games.csv, or not in its order",
+                        dir.join("blocks.csv").display()
+                    )));
+                }
+                if g_file.get(&game_row) == file && g_game.get(&game_row) == game {
+                    break ending(g_how.get(&game_row));
                 }
             };
         }
-        let alive = methods.map(|m| m.flag(row));
-        let colour = usize::from(colour_c.get(row) == "W");
-        sums.add(group, colour, stones_c.num(row), alive, || NotBenson {
+        let alive = methods.map(|m| m.flag(&row));
+        let colour = usize::from(colour_c.get(&row) == "W");
+        sums.add(group, colour, stones_c.num(&row), alive, || NotBenson {
             file: file.to_string(),
             game: game.to_string(),
-            colour: colour_c.get(row).to_string(),
-            anchor: anchor_c.get(row).to_string(),
-            stones: stones_c.get(row).to_string(),
+            colour: colour_c.get(&row).to_string(),
+            anchor: anchor_c.get(&row).to_string(),
+            stones: stones_c.get(&row).to_string(),
             mp95: alive[1],
             mpfix: alive[2],
         });
-    })?;
-    match lost {
-        Some(e) => Err(e),
-        None => Ok(sums),
     }
+    Ok(sums)
 }
 
 /// The ending group of a `how` value.
@@ -410,14 +395,9 @@ impl GameCols {
 }
 
 impl Tally {
-    /// Reads games.csv, blocks.csv, chains.csv and big_eyes.csv of `dir`.
-    pub fn read(dir: &Path) -> Result<Tally, ReportError> {
-        Tally::read_with(dir, None)
-    }
-
-    /// Reads the tables of `dir`, taking the block sums from `blocks` instead of blocks.csv
-    /// when the run that wrote the table tallied them.
-    pub fn read_with(dir: &Path, blocks: Option<BlockSums>) -> Result<Tally, ReportError> {
+    /// Reads games.csv, blocks.csv, chains.csv and big_eyes.csv of `dir`, taking the block
+    /// sums from `blocks` instead of blocks.csv when the run that wrote the table tallied them.
+    pub fn read(dir: &Path, blocks: Option<BlockSums>) -> Result<Tally, ReportError> {
         let mut t = Tally::default();
         let (mut r, c) = open(dir, "games.csv")?;
         let c = GameCols::of(&c);
