@@ -119,8 +119,7 @@ impl EmptyRegions {
                     seen[nb] |= open;
                     stack[top] = nb;
                     top += usize::from(open);
-                    mask |= u8::from(cell == Cell::Stone(Color::Black))
-                        | u8::from(cell == Cell::Stone(Color::White)) << 1;
+                    mask |= colour_bits(cell);
                 }
             }
             for &i in &region {
@@ -141,6 +140,12 @@ impl EmptyRegions {
     }
 }
 
+/// Bit 0 for a black stone, bit 1 for a white one, nothing for the rest: or-ed over a point's
+/// neighbours or a region's border, the colours around it, without a branch.
+pub(super) fn colour_bits(cell: Cell) -> u8 {
+    u8::from(cell == Cell::Stone(Color::Black)) | u8::from(cell == Cell::Stone(Color::White)) << 1
+}
+
 /// The number of teire points of each colour. For each colour `c` in turn, every dame is filled, by `c`
 /// where `c` can do so without leaving the filling block in atari, else by the opponent where
 /// it can; then each block of `c` left with one liberty in its own territory connects there,
@@ -155,9 +160,7 @@ fn teire(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [u32; 2] {
     for i in b.points() {
         let mut around = 0u8;
         for nb in b.neighbours(i) {
-            let cell = b.cell(nb);
-            around |= u8::from(cell == Cell::Stone(Color::Black))
-                | u8::from(cell == Cell::Stone(Color::White)) << 1;
+            around |= colour_bits(b.cell(nb));
         }
         dame[k] = i;
         k += usize::from(

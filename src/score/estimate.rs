@@ -10,7 +10,7 @@
 //! lie in the opponent's territory once the dead are removed (`settle`). The seed is a hash of the position, so the estimate is the same on
 //! every run and at every thread count.
 
-use super::count::EmptyRegions;
+use super::count::{colour_bits, EmptyRegions};
 use super::playout::FastBoard;
 use crate::go::board::{Board, Cell, Color, Idx};
 use crate::go::random::Rng;
@@ -338,12 +338,10 @@ fn owner(b: &FastBoard, i: Idx) -> Option<Color> {
     match b.cell(i) {
         Cell::Stone(c) => Some(c),
         Cell::Empty => {
-            let mut mask = 0u8;
-            for nb in b.neighbours(i) {
-                if let Cell::Stone(c) = b.cell(nb) {
-                    mask |= 1 << c.index();
-                }
-            }
+            let mask = b
+                .neighbours(i)
+                .iter()
+                .fold(0, |m, &nb| m | colour_bits(b.cell(nb)));
             match mask {
                 1 => Some(Color::Black),
                 2 => Some(Color::White),
