@@ -46,14 +46,15 @@ pub const BIG_EYE_COLUMNS: &[&str] = &[
 
 /// Writes the blocks.csv rows of one file.
 pub fn write_blocks(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<()> {
+    let quote_file = t.needs_quotes(file);
     for g in &a.games {
         let Some(game) = g.game else { continue };
         for b in &g.blocks {
             let v = &b.verdict;
-            t.text(file)
+            t.checked(file, quote_file)
                 .num(game)
-                .text(b.colour.letter())
-                .bytes(&b.anchor.sgf_bytes())
+                .plain(b.colour.letter().as_bytes())
+                .plain(&b.anchor.sgf_bytes())
                 .num(b.stones)
                 .num(b.liberties)
                 .num(b.own_eyes)
@@ -64,7 +65,7 @@ pub fn write_blocks(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<(
                 .flag(v.mpfix)
                 .flag(v.mp95_eyes)
                 .flag(v.mpfix_eyes)
-                .text(v.chain.as_deref().unwrap_or(""));
+                .plain(v.chain.as_deref().unwrap_or("").as_bytes());
             t.end_row()?;
         }
     }

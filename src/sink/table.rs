@@ -59,6 +59,25 @@ impl Table {
         self.field(b, true)
     }
 
+    /// A field its caller knows needs no quotes (SGF points, colour letters, chain words),
+    /// so it is not scanned.
+    pub fn plain(&mut self, b: &[u8]) -> &mut Self {
+        debug_assert!(!self.rules.should_quote(b), "{b:?} needs quotes");
+        self.field(b, false)
+    }
+
+    /// Whether `s` needs quotes: for a field repeated on every row of a file, asked once.
+    pub fn needs_quotes(&self, s: &str) -> bool {
+        self.rules.should_quote(s.as_bytes())
+    }
+
+    /// A field whose need for quotes the caller has asked `needs_quotes` about.
+    pub fn checked(&mut self, s: &str, needs_quotes: bool) -> &mut Self {
+        self.quote |= needs_quotes;
+        push(&mut self.line, &mut self.ends, s.as_bytes());
+        self
+    }
+
     pub fn num(&mut self, v: impl itoa::Integer) -> &mut Self {
         push(
             &mut self.line,
@@ -172,8 +191,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.csv");
         let mut t = Table::create(&path, &rows[0]).unwrap();
-        for r in &rows[1..] {
-            t.text(r[0]);
+        for (k, r) in rows[1..].iter().enumerate() {
+            // Both ways of writing a field that may need quotes.
+            if k % 2 == 0 {
+                t.text(r[0]);
+            } else {
+                let q = t.needs_quotes(r[0]);
+                t.checked(r[0], q);
+            }
             match r[1].parse::<u32>() {
                 Ok(n) => t.num(n),
                 Err(_) => t.opt(None),
