@@ -74,8 +74,7 @@ impl Table {
     /// A field whose need for quotes the caller has asked `needs_quotes` about.
     pub fn checked(&mut self, s: &str, needs_quotes: bool) -> &mut Self {
         self.quote |= needs_quotes;
-        push(&mut self.line, &mut self.ends, s.as_bytes());
-        self
+        self.field(s.as_bytes(), false)
     }
 
     pub fn num(&mut self, v: impl itoa::Integer) -> &mut Self {
@@ -123,7 +122,8 @@ impl Table {
                 io::ErrorKind::InvalidData,
                 format!("a row of {fields} fields in a table of {}", self.columns),
             ))
-        } else if self.quote {
+        } else if self.quote || (fields == 1 && self.line.is_empty()) {
+            // csv writes a lone empty field as `""`, or the row would read as no row.
             self.write_quoted()
         } else {
             self.line.push(b'\n');
@@ -207,6 +207,20 @@ mod tests {
             t.end_row().unwrap();
         }
         t.finish().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), by_csv(&rows));
+    }
+
+    #[test]
+    fn a_lone_empty_field_is_quoted_as_csv_quotes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        let mut t = Table::create(&path, &["only"]).unwrap();
+        t.text("");
+        t.end_row().unwrap();
+        t.num(7u8);
+        t.end_row().unwrap();
+        t.finish().unwrap();
+        let rows = [vec!["only"], vec![""], vec!["7"]];
         assert_eq!(std::fs::read(&path).unwrap(), by_csv(&rows));
     }
 
