@@ -48,19 +48,19 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
     }
     Count {
         dead: removed,
-        ..tally(&b, || FastBoard::from_board(&b))
+        ..tally(&b, FastBoard::from_board(&b))
     }
 }
 
 /// Counts the position as it stands, no stone dead, reusing its net's blocks for the dame
 /// fills instead of finding them again.
 pub fn count_as_is(board: &Board, net: &Net) -> Count {
-    tally(board, || FastBoard::from_net(board, net))
+    tally(board, FastBoard::from_net(board, net))
 }
 
-/// Counts a position whose dead stones are gone; `playout_board` makes it into the board the
-/// dame fills run on.
-fn tally(b: &Board, playout_board: impl FnOnce() -> FastBoard) -> Count {
+/// Counts a position whose dead stones are gone; `playout_board` is the same position as the
+/// board the dame fills run on.
+fn tally(b: &Board, playout_board: FastBoard) -> Count {
     let mut out = Count {
         stones: [b.count(Color::Black), b.count(Color::White)],
         ..Count::default()
@@ -75,7 +75,7 @@ fn tally(b: &Board, playout_board: impl FnOnce() -> FastBoard) -> Count {
             None => out.neutral += 1,
         }
     }
-    out.teire = teire(b, &regions, playout_board());
+    out.teire = teire(b, &regions, playout_board);
     for c in [Color::Black, Color::White] {
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
     }
