@@ -7,11 +7,14 @@
 //! opponent ends up owning most of its stones and of the empty regions it touches, or when all
 //! its liberties lie in one small eye inside a wall the opponent keeps (`one_small_eye`: what
 //! the policy's refusal of self-atari cannot kill); Benson proves none of it alive; and it would
-//! lie in the opponent's territory once the dead are removed (`settle`). The seed is a hash of the position, so the estimate is the same on
-//! every run and at every thread count.
+//! lie in the opponent's territory once the dead are removed (`settle`). A block of a group
+//! the playouts keep is dead too when it loses a capturing race whoever moves first (`race`):
+//! random play settles races by luck. The seed is a hash of the position, so the estimate is the
+//! same on every run and at every thread count.
 
 use super::count::{colour_bits, EmptyRegions};
 use super::playout::FastBoard;
+use super::race::captured_either_way;
 use crate::go::board::{Board, Cell, Color, Idx};
 use crate::go::random::Rng;
 
@@ -28,7 +31,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     let mut white = vec![0u32; n];
     let mut rng = Rng::new(position_hash(board, to_move));
     let mut empties = Vec::new();
-    let start = FastBoard::from_board(board);
+    let mut fast = FastBoard::from_board(board);
     let start_empties: Vec<Idx> = board
         .points()
         .filter(|&i| board.cell(i) == Cell::Empty)
@@ -36,7 +39,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     for _ in 0..PLAYOUTS {
         empties.clear();
         empties.extend_from_slice(&start_empties);
-        let end = playout(&start, to_move, &mut rng, &mut empties);
+        let end = playout(&fast, to_move, &mut rng, &mut empties);
         for i in end.points() {
             match owner(&end, i) {
                 Some(Color::Black) => black[i] += 1,
@@ -71,11 +74,34 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         let lost: u32 = points().map(|&i| theirs[i]).sum();
         if lost > owned || one_small_eye(board, &group, theirs) {
             dead_blocks.push((c, group.clone()));
+        } else {
+            lost_races(&mut fast, &group, &mut dead_blocks);
         }
     }
     let mut dead = settle(board, dead_blocks);
     dead.sort_unstable();
     dead
+}
+
+/// The blocks of a group the playouts keep alive that lose a capturing race whoever moves
+/// first (see `race`): blocks of at most three liberties beside an opponent block.
+fn lost_races(fast: &mut FastBoard, group: &[Idx], dead: &mut Vec<(Color, Vec<Idx>)>) {
+    let (mut heads, mut libs, mut beside) = (Vec::new(), Vec::new(), Vec::new());
+    for &g in group {
+        let h = fast.head(g);
+        if heads.contains(&h) {
+            continue;
+        }
+        heads.push(h);
+        let Cell::Stone(c) = fast.cell(g) else {
+            continue;
+        };
+        fast.liberties(g, 3, &mut libs);
+        fast.neighbour_blocks(g, c.opponent(), &mut beside);
+        if libs.len() <= 3 && !beside.is_empty() && captured_either_way(fast, g) {
+            dead.push((c, fast.stones(g)));
+        }
+    }
 }
 
 /// Eye spaces up to this many points (opponent stones inside included) make one eye at most.

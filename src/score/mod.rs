@@ -7,6 +7,7 @@ pub mod estimate;
 mod playout;
 #[cfg(test)]
 mod properties;
+mod race;
 
 pub use count::{count, count_as_is, Count};
 pub use estimate::{estimate_dead, PLAYOUTS};

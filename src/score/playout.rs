@@ -240,12 +240,7 @@ impl FastBoard {
     /// Distinct liberties, up to two, of the block a stone of `c` at `i` would make, before
     /// captures.
     fn liberties_if_played(&mut self, c: Color, i: Idx) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        let stamp = self.next_stamp();
         self.mark[i] = stamp;
         let mut libs = 0;
         // The four neighbours are distinct: no mark to check yet, and no branch.
@@ -281,6 +276,81 @@ impl FastBoard {
             }
         }
         libs
+    }
+
+    /// The liberties of the block of the stone at `i`, stopping once there are more than
+    /// `limit`: what the race reader counts.
+    pub fn liberties(&mut self, i: Idx, limit: usize, out: &mut Vec<Idx>) {
+        out.clear();
+        let stamp = self.next_stamp();
+        let h = self.head_of(i);
+        let mut s = h;
+        loop {
+            for m in self.neighbours(s) {
+                if self.cells[m] == Cell::Empty && self.mark[m] != stamp {
+                    self.mark[m] = stamp;
+                    out.push(m);
+                    if out.len() > limit {
+                        return;
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                return;
+            }
+        }
+    }
+
+    /// The head of the block of the stone at `i`: the same for every stone of the block.
+    pub fn head(&self, i: Idx) -> Idx {
+        self.head_of(i)
+    }
+
+    /// The stones of the block of the stone at `i`.
+    pub fn stones(&self, i: Idx) -> Vec<Idx> {
+        let mut out = Vec::with_capacity(self.stones[self.head_of(i)] as usize);
+        let mut s = i;
+        loop {
+            out.push(s);
+            s = self.next[s] as usize;
+            if s == i {
+                return out;
+            }
+        }
+    }
+
+    /// One stone of each block of `c` beside the block of the stone at `i`.
+    pub fn neighbour_blocks(&mut self, i: Idx, c: Color, out: &mut Vec<Idx>) {
+        out.clear();
+        let stamp = self.next_stamp();
+        let h = self.head_of(i);
+        let mut s = h;
+        loop {
+            for m in self.neighbours(s) {
+                if self.cells[m] == Cell::Stone(c) {
+                    let hm = self.head_of(m);
+                    if self.mark[hm] != stamp {
+                        self.mark[hm] = stamp;
+                        out.push(hm);
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                return;
+            }
+        }
+    }
+
+    /// A fresh mark for a walk.
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        self.stamp
     }
 
     /// Plays `c` at the empty `i` if that captures nothing and leaves the block it joins with
