@@ -48,7 +48,7 @@ impl Reader {
         }
         let mut moves = libs;
         // The attacker's own blocks beside the target that are short of liberties too:
-        // lengthen them, by extending or by taking a short block of the owner's beside them.
+        // lengthen them, by extending or by taking a block of the owner's in atari beside them.
         let mut mine = Vec::new();
         b.neighbour_blocks(t, a, &mut mine);
         let (mut theirs, mut short) = (Vec::new(), Vec::new());
@@ -91,6 +91,7 @@ impl Reader {
         if libs.len() >= SAFE || depth == 0 || self.nodes == 0 {
             return true;
         }
+        let have = libs.len();
         let mut moves = libs;
         // Shorten or take the attacker's blocks beside the target that are short of
         // liberties themselves: the race.
@@ -118,7 +119,16 @@ impl Reader {
             }
             self.nodes -= 1;
             let mut next = b.clone();
-            next.play(self.owner, m);
+            let took = next.play(self.owner, m);
+            // An extension that gains no liberty only shortens the target.
+            next.liberties(t, have, &mut their_libs);
+            let extends = b
+                .neighbours(m)
+                .into_iter()
+                .any(|n| b.cell(n) == Cell::Stone(self.owner) && b.head(n) == b.head(t));
+            if took == 0 && their_libs.len() <= have && extends {
+                continue;
+            }
             if !self.attack(&mut next, t, depth - 1) {
                 return true;
             }
