@@ -61,8 +61,8 @@ fn kgs_markup_reproduces_re_and_the_estimate_finds_the_dead() {
     assert_eq!(counted, 573);
     // The server's own count reproduces RE in 571; ours must reach 99 %.
     assert!(markup_ok * 100 >= counted * 99, "{markup_ok}/{counted}");
-    // Measured 571/596; a floor, so that a change that loses accuracy fails.
-    assert!(exact >= 573, "estimate exact in {exact}/{marked}");
+    // Measured 575/596; a floor, so that a change that loses accuracy fails.
+    assert!(exact >= 575, "estimate exact in {exact}/{marked}");
 }
 
 /// An OGS test position: the board, the player to move, and the stones to remove.
