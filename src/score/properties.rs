@@ -2,10 +2,14 @@
 //! - every point is a stone, territory of one side, or neutral;
 //! - teire only ever removes territory points, and territory plus teire is the area count;
 //! - swapping the colours swaps the count;
-//! - the estimate never kills a protected stone, and kills whole blocks.
+//! - the estimate never kills a protected stone, and kills whole blocks;
+//! - the race reader never reads a Benson-alive block as captured: no sequence of legal
+//!   moves captures one, so a reader that found such a capture would be playing wrong Go.
 
 use proptest::prelude::*;
 
+use super::playout::FastBoard;
+use super::race::captured_either_way;
 use super::*;
 use crate::go::{Board, Cell, Idx};
 use crate::life::properties::{position, sizes};
@@ -77,6 +81,22 @@ proptest! {
         }
         for &i in &dead {
             prop_assert!(!protected[i], "Benson-alive stone at {} killed", board.point(i));
+        }
+    }
+
+    #[test]
+    fn the_reader_never_captures_a_benson_alive_block(seed in any::<u64>(), size in sizes()) {
+        let (board, to_move) = position(seed, size);
+        let net = Net::build(&board);
+        let life = analyze_life(&board, &net, to_move);
+        let protected = life.benson_alive_points(&net, board.cell_count());
+        let fast = FastBoard::from_board(&board);
+        for b in net.blocks.iter().filter(|b| protected[b.anchor]) {
+            prop_assert!(
+                !captured_either_way(&fast, b.anchor),
+                "Benson-alive block at {} read as captured",
+                board.point(b.anchor)
+            );
         }
     }
 }
