@@ -278,21 +278,15 @@ impl FastBoard {
         libs
     }
 
-    /// The liberties of the block of the stone at `i`, stopping once there are more than
-    /// `limit`: what the race reader counts.
-    pub fn liberties(&mut self, i: Idx, limit: usize, out: &mut Vec<Idx>) {
-        out.clear();
-        let stamp = self.next_stamp();
+    /// Calls `f` with each neighbour of each stone of the block of `i` (a point once per
+    /// stone beside it) until `f` returns false.
+    fn each_neighbour(&mut self, i: Idx, mut f: impl FnMut(&mut FastBoard, Idx) -> bool) {
         let h = self.head_of(i);
         let mut s = h;
         loop {
             for m in self.neighbours(s) {
-                if self.cells[m] == Cell::Empty && self.mark[m] != stamp {
-                    self.mark[m] = stamp;
-                    out.push(m);
-                    if out.len() > limit {
-                        return;
-                    }
+                if !f(self, m) {
+                    return;
                 }
             }
             s = self.next[s] as usize;
@@ -300,6 +294,20 @@ impl FastBoard {
                 return;
             }
         }
+    }
+
+    /// The liberties of the block of the stone at `i`, stopping once there are more than
+    /// `limit`: what the race reader counts.
+    pub fn liberties(&mut self, i: Idx, limit: usize, out: &mut Vec<Idx>) {
+        out.clear();
+        let stamp = self.next_stamp();
+        self.each_neighbour(i, |b, m| {
+            if b.cells[m] == Cell::Empty && b.mark[m] != stamp {
+                b.mark[m] = stamp;
+                out.push(m);
+            }
+            out.len() <= limit
+        });
     }
 
     /// The head of the block of the stone at `i`: the same for every stone of the block.
@@ -324,23 +332,16 @@ impl FastBoard {
     pub fn neighbour_blocks(&mut self, i: Idx, c: Color, out: &mut Vec<Idx>) {
         out.clear();
         let stamp = self.next_stamp();
-        let h = self.head_of(i);
-        let mut s = h;
-        loop {
-            for m in self.neighbours(s) {
-                if self.cells[m] == Cell::Stone(c) {
-                    let hm = self.head_of(m);
-                    if self.mark[hm] != stamp {
-                        self.mark[hm] = stamp;
-                        out.push(hm);
-                    }
+        self.each_neighbour(i, |b, m| {
+            if b.cells[m] == Cell::Stone(c) {
+                let hm = b.head_of(m);
+                if b.mark[hm] != stamp {
+                    b.mark[hm] = stamp;
+                    out.push(hm);
                 }
             }
-            s = self.next[s] as usize;
-            if s == h {
-                return;
-            }
-        }
+            true
+        });
     }
 
     /// A fresh mark for a walk.

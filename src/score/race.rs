@@ -47,24 +47,9 @@ impl Reader {
             return false;
         }
         let mut moves = libs;
-        // The attacker's own blocks beside the target that are short of liberties too:
-        // lengthen them, by extending or by taking a block of the owner's in atari beside them.
-        let mut mine = Vec::new();
-        b.neighbour_blocks(t, a, &mut mine);
-        let (mut theirs, mut short) = (Vec::new(), Vec::new());
-        for &m in &mine {
-            b.liberties(m, 2, &mut short);
-            if short.len() > 2 {
-                continue;
-            }
-            moves.extend_from_slice(&short);
-            b.neighbour_blocks(m, self.owner, &mut theirs);
-            for &o in &theirs {
-                if b.in_atari(o) {
-                    moves.push(b.atari_liberty(o));
-                }
-            }
-        }
+        // The attacker's blocks beside the target that are short of liberties too:
+        // lengthen them, by extending or by taking a block of the owner's in atari.
+        self.race_moves(b, t, 2, &mut moves);
         dedup(&mut moves);
         for m in moves {
             if !b.is_legal(a, m) || self.nodes == 0 {
@@ -85,7 +70,6 @@ impl Reader {
         if b.cell(t) != Cell::Stone(self.owner) {
             return false;
         }
-        let a = self.owner.opponent();
         let mut libs = Vec::with_capacity(SAFE + 1);
         b.liberties(t, SAFE, &mut libs);
         if libs.len() >= SAFE || depth == 0 || self.nodes == 0 {
@@ -94,25 +78,10 @@ impl Reader {
         let have = libs.len();
         let mut moves = libs;
         // Shorten or take the attacker's blocks beside the target that are short of
-        // liberties themselves: the race.
-        let mut theirs = Vec::new();
-        b.neighbour_blocks(t, a, &mut theirs);
-        let mut their_libs = Vec::new();
-        let mut mine = Vec::new();
-        for &o in &theirs {
-            b.liberties(o, SAFE - 1, &mut their_libs);
-            if their_libs.len() < SAFE {
-                moves.extend_from_slice(&their_libs);
-                // Save the owner's other blocks the attacker is taking to gain liberties.
-                b.neighbour_blocks(o, self.owner, &mut mine);
-                for &m in &mine {
-                    if b.in_atari(m) {
-                        moves.push(b.atari_liberty(m));
-                    }
-                }
-            }
-        }
+        // liberties themselves (the race), and save the owner's blocks in atari beside them.
+        self.race_moves(b, t, SAFE - 1, &mut moves);
         dedup(&mut moves);
+        let mut after = Vec::new();
         for m in moves {
             if !b.is_legal(self.owner, m) || self.nodes == 0 {
                 continue;
@@ -121,12 +90,12 @@ impl Reader {
             let mut next = b.clone();
             let took = next.play(self.owner, m);
             // An extension that gains no liberty only shortens the target.
-            next.liberties(t, have, &mut their_libs);
+            next.liberties(t, have, &mut after);
             let extends = b
                 .neighbours(m)
                 .into_iter()
                 .any(|n| b.cell(n) == Cell::Stone(self.owner) && b.head(n) == b.head(t));
-            if took == 0 && their_libs.len() <= have && extends {
+            if took == 0 && after.len() <= have && extends {
                 continue;
             }
             if !self.attack(&mut next, t, depth - 1) {
@@ -136,6 +105,27 @@ impl Reader {
         self.nodes = self.nodes.saturating_sub(1);
         b.pass();
         !self.attack(b, t, depth - 1)
+    }
+
+    /// The liberties of the attacker's blocks beside the target that have at most `most`
+    /// liberties, and the last liberty of each of the owner's blocks in atari beside those:
+    /// the points where the race between them is fought, for either side.
+    fn race_moves(&self, b: &mut FastBoard, t: Idx, most: usize, moves: &mut Vec<Idx>) {
+        let (mut theirs, mut libs, mut mine) = (Vec::new(), Vec::new(), Vec::new());
+        b.neighbour_blocks(t, self.owner.opponent(), &mut theirs);
+        for &o in &theirs {
+            b.liberties(o, most, &mut libs);
+            if libs.len() > most {
+                continue;
+            }
+            moves.extend_from_slice(&libs);
+            b.neighbour_blocks(o, self.owner, &mut mine);
+            for &m in &mine {
+                if b.in_atari(m) {
+                    moves.push(b.atari_liberty(m));
+                }
+            }
+        }
     }
 }
 
