@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use super::playout::FastBoard;
 use super::race::captured_either_way;
 use super::*;
-use crate::go::{Board, Cell, Idx};
+use crate::go::{Board, Cell, Color, Idx};
 use crate::life::properties::{position, sizes};
 use crate::life::{analyze_life, Net};
 
@@ -36,6 +36,15 @@ fn some_stones(b: &Board, seed: u64) -> Vec<Idx> {
         .filter(|(k, _)| (seed >> (k % 64)) & 1 == 1 && k % 5 == 0)
         .map(|(_, i)| i)
         .collect()
+}
+
+/// A random position, its net, and the points of its Benson-alive blocks.
+fn with_benson(seed: u64, size: u8) -> (Board, Color, Net, Vec<bool>) {
+    let (board, to_move) = position(seed, size);
+    let net = Net::build(&board);
+    let life = analyze_life(&board, &net, to_move);
+    let protected = life.benson_alive_points(&net, board.cell_count());
+    (board, to_move, net, protected)
 }
 
 proptest! {
@@ -70,10 +79,7 @@ proptest! {
 
     #[test]
     fn the_estimate_spares_benson_and_kills_whole_blocks(seed in any::<u64>(), size in sizes()) {
-        let (board, to_move) = position(seed, size);
-        let net = Net::build(&board);
-        let life = analyze_life(&board, &net, to_move);
-        let protected = life.benson_alive_points(&net, board.cell_count());
+        let (board, to_move, net, protected) = with_benson(seed, size);
         let dead = estimate_dead(&board, to_move, &protected);
         for b in &net.blocks {
             let killed = b.stones.iter().filter(|i| dead.contains(i)).count();
@@ -86,10 +92,7 @@ proptest! {
 
     #[test]
     fn the_reader_never_captures_a_benson_alive_block(seed in any::<u64>(), size in sizes()) {
-        let (board, to_move) = position(seed, size);
-        let net = Net::build(&board);
-        let life = analyze_life(&board, &net, to_move);
-        let protected = life.benson_alive_points(&net, board.cell_count());
+        let (board, _, net, protected) = with_benson(seed, size);
         let fast = FastBoard::from_board(&board);
         for b in net.blocks.iter().filter(|b| protected[b.anchor]) {
             prop_assert!(
