@@ -617,6 +617,46 @@ mod tests {
         }
     }
 
+    /// The block walks the race reader uses agree with `Board`: liberties (all of them, or
+    /// one past the limit), the block's stones, and one head per neighbouring block.
+    #[test]
+    fn block_walks_match_board() {
+        for seed in 0..40u64 {
+            let size = [5, 9, 13, 19][seed as usize % 4];
+            let (mut board, _) = random_position(seed, size, seed as usize * 7 % 300);
+            let mut fast = FastBoard::from_board(&board);
+            let (mut libs, mut beside) = (Vec::new(), Vec::new());
+            for i in board.points() {
+                let Cell::Stone(c) = board.cell(i) else {
+                    continue;
+                };
+                let all = board.liberties_upto(i, 400) as usize;
+                fast.liberties(i, 400, &mut libs);
+                assert_eq!(libs.len(), all, "seed {seed}");
+                fast.liberties(i, 1, &mut libs);
+                assert_eq!(libs.len(), all.min(2), "seed {seed}");
+                let stones = fast.stones(i);
+                assert!(stones.iter().all(|&s| fast.head(s) == fast.head(i)));
+                assert_eq!(
+                    stones.len() as u32,
+                    fast.stones[fast.head(i)],
+                    "seed {seed}"
+                );
+                fast.neighbour_blocks(i, c.opponent(), &mut beside);
+                let mut heads: Vec<Idx> = stones
+                    .iter()
+                    .flat_map(|&s| board.neighbours(s))
+                    .filter(|&n| board.cell(n) == Cell::Stone(c.opponent()))
+                    .map(|n| fast.head(n))
+                    .collect();
+                heads.sort_unstable();
+                heads.dedup();
+                beside.sort_unstable();
+                assert_eq!(beside, heads, "seed {seed}");
+            }
+        }
+    }
+
     /// Plays the same random legal moves on both boards and compares them after each one,
     /// `Board::play` on a copy deciding legality and self-atari.
     #[test]
