@@ -75,7 +75,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         if lost > owned || one_small_eye(board, &group, theirs) {
             dead_blocks.push((c, group.clone()));
         } else {
-            lost_races(&mut fast, &group, &mut dead_blocks);
+            lost_races(&mut fast, c, &group, &mut dead_blocks);
         }
     }
     let mut dead = settle(board, dead_blocks);
@@ -83,9 +83,9 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     dead
 }
 
-/// The blocks of a group the playouts keep alive that lose a capturing race whoever moves
+/// The blocks of a group of `c` the playouts keep alive that lose a capturing race whoever moves
 /// first (see `race`): blocks of at most three liberties beside an opponent block.
-fn lost_races(fast: &mut FastBoard, group: &[Idx], dead: &mut Vec<(Color, Vec<Idx>)>) {
+fn lost_races(fast: &mut FastBoard, c: Color, group: &[Idx], dead: &mut Vec<(Color, Vec<Idx>)>) {
     let (mut heads, mut libs, mut beside) = (Vec::new(), Vec::new(), Vec::new());
     for &g in group {
         let h = fast.head(g);
@@ -93,9 +93,6 @@ fn lost_races(fast: &mut FastBoard, group: &[Idx], dead: &mut Vec<(Color, Vec<Id
             continue;
         }
         heads.push(h);
-        let Cell::Stone(c) = fast.cell(g) else {
-            continue;
-        };
         fast.liberties(g, 3, &mut libs);
         fast.neighbour_blocks(g, c.opponent(), &mut beside);
         if libs.len() <= 3 && !beside.is_empty() && captured_either_way(fast, g) {

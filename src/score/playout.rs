@@ -257,22 +257,15 @@ impl FastBoard {
                 // A block in atari beside the empty `i` has `i` as its only liberty.
                 continue;
             }
-            let h = self.head_of(n);
-            let mut s = h;
-            loop {
-                for m in self.neighbours(s) {
-                    if self.cells[m] == Cell::Empty && self.mark[m] != stamp {
-                        self.mark[m] = stamp;
-                        libs += 1;
-                        if libs >= 2 {
-                            return libs;
-                        }
-                    }
+            self.each_neighbour(n, |b, m| {
+                if b.cells[m] == Cell::Empty && b.mark[m] != stamp {
+                    b.mark[m] = stamp;
+                    libs += 1;
                 }
-                s = self.next[s] as usize;
-                if s == h {
-                    break;
-                }
+                libs < 2
+            });
+            if libs >= 2 {
+                return libs;
             }
         }
         libs

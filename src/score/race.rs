@@ -87,16 +87,18 @@ impl Reader {
                 continue;
             }
             self.nodes -= 1;
-            let mut next = b.clone();
-            let took = next.play(self.owner, m);
-            // An extension that gains no liberty only shortens the target.
-            next.liberties(t, have, &mut after);
             let extends = b
                 .neighbours(m)
                 .into_iter()
                 .any(|n| b.cell(n) == Cell::Stone(self.owner) && b.head(n) == b.head(t));
-            if took == 0 && after.len() <= have && extends {
-                continue;
+            let mut next = b.clone();
+            let took = next.play(self.owner, m);
+            // An extension that gains no liberty only shortens the target.
+            if extends && took == 0 {
+                next.liberties(t, have, &mut after);
+                if after.len() <= have {
+                    continue;
+                }
             }
             if !self.attack(&mut next, t, depth - 1) {
                 return true;
