@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 pub use tally::{BlockSums, Tally};
-use tally::{ENDINGS, METHODS, SOURCES};
+use tally::{DeadSums, ENDINGS, METHODS, SOURCES};
 
 /// What can go wrong while reporting.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -460,6 +460,71 @@ fn chains_section(w: &mut String, t: &Tally) {
     let _ = writeln!(w);
 }
 
+/// Points shown per cell of the differing-games table.
+const POINTS_SHOWN: usize = 12;
+
+/// The estimate's dead stones against the markup's, where games have both: the check of the
+/// estimate a reader can redo on their own marked games.
+fn dead_section(w: &mut String, d: &DeadSums) {
+    if d.games == 0 {
+        return;
+    }
+    let called = d.both + d.estimate_only;
+    let marked = d.both + d.markup_only;
+    let _ = writeln!(
+        w,
+        "\n### Dead stones: estimate against markup\n\nIn {} games with TB/TW markup the \
+         estimate calls exactly the marked stones dead in {} ({}). Of the {} stones it calls \
+         dead, {} are marked dead (precision {}); of the {} marked dead, it finds {} (recall \
+         {}).",
+        d.games,
+        d.exact,
+        pct(d.exact, d.games),
+        called,
+        d.both,
+        pct(d.both, called),
+        marked,
+        d.both,
+        pct(d.both, marked)
+    );
+    if d.differing.is_empty() {
+        return;
+    }
+    let more = if d.differing.len() > SHOWN {
+        format!("; the first {SHOWN} here")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        w,
+        "\nThe {} games where they differ{more}:\n\n| file | game | dead by the estimate only \
+         | dead by the markup only |\n|---|---:|---|---|",
+        d.differing.len()
+    );
+    let points = |p: &[String]| {
+        let mut s = p
+            .iter()
+            .take(POINTS_SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if p.len() > POINTS_SHOWN {
+            let _ = write!(s, " … ({} in all)", p.len());
+        }
+        s
+    };
+    for g in d.differing.iter().take(SHOWN) {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} |",
+            g.file,
+            g.game,
+            points(&g.estimate_only),
+            points(&g.markup_only)
+        );
+    }
+}
+
 fn results_section(w: &mut String, t: &Tally) {
     let _ = writeln!(w, "## Results\n");
     let _ = writeln!(
@@ -535,6 +600,7 @@ fn results_section(w: &mut String, t: &Tally) {
             .collect();
         let _ = writeln!(w, "| {kind} {key} | {} |", cells.join(" | "));
     }
+    dead_section(w, &t.dead);
     if t.resign_winner.0 > 0 {
         let _ = writeln!(
             w,

@@ -44,6 +44,62 @@ pub struct SourceSums {
     pub by_size: BTreeMap<String, (u64, u64)>,
 }
 
+/// The estimate's dead stones against the markup's, in games that have both.
+#[derive(Clone, Debug, Default)]
+pub struct DeadSums {
+    pub games: u64,
+    /// Games where the two sets are the same.
+    pub exact: u64,
+    /// Stones both call dead, only the estimate does, only the markup does.
+    pub both: u64,
+    pub estimate_only: u64,
+    pub markup_only: u64,
+    /// The games where they differ, in table order.
+    pub differing: Vec<DeadDiff>,
+}
+
+/// One game whose estimate differs from its markup: the points each alone calls dead.
+#[derive(Clone, Debug)]
+pub struct DeadDiff {
+    pub file: String,
+    pub game: String,
+    pub estimate_only: Vec<String>,
+    pub markup_only: Vec<String>,
+}
+
+impl DeadSums {
+    /// Adds a game from its `dead_estimate` and `dead_markup` cells (sorted SGF points).
+    fn add(&mut self, file: &str, game: &str, estimate: &str, markup: &str) {
+        let e: Vec<&str> = estimate.split_whitespace().collect();
+        let m: Vec<&str> = markup.split_whitespace().collect();
+        // The cells list points in board order, not in string order: search sorted copies.
+        let (mut es, mut ms) = (e.clone(), m.clone());
+        es.sort_unstable();
+        ms.sort_unstable();
+        let only = |a: &[&str], b: &[&str]| -> Vec<String> {
+            a.iter()
+                .filter(|p| b.binary_search(p).is_err())
+                .map(|p| p.to_string())
+                .collect()
+        };
+        let (estimate_only, markup_only) = (only(&e, &ms), only(&m, &es));
+        self.games += 1;
+        self.both += (e.len() - estimate_only.len()) as u64;
+        self.estimate_only += estimate_only.len() as u64;
+        self.markup_only += markup_only.len() as u64;
+        if estimate_only.is_empty() && markup_only.is_empty() {
+            self.exact += 1;
+        } else {
+            self.differing.push(DeadDiff {
+                file: file.to_string(),
+                game: game.to_string(),
+                estimate_only,
+                markup_only,
+            });
+        }
+    }
+}
+
 /// A block some method calls alive and Benson does not.
 #[derive(Clone, Debug)]
 pub struct NotBenson {
@@ -93,6 +149,7 @@ pub struct Tally {
     pub agreement: [[u64; 5]; 5],
     pub not_benson: Vec<NotBenson>,
     pub sources: [SourceSums; 3],
+    pub dead: DeadSums,
     /// Estimate's winner against RE's for resigned games: `(games, agreeing)`.
     pub resign_winner: (u64, u64),
     pub suspicious: Vec<Suspicious>,
@@ -333,6 +390,8 @@ struct GameCols {
     area: [Col; 2],
     /// Per `SOURCES`: the margin under the game's rules, territory, area.
     margins: [[Col; 3]; 3],
+    dead_markup: Col,
+    dead_estimate: Col,
 }
 
 impl GameCols {
@@ -383,6 +442,8 @@ impl GameCols {
             benson_territory: per_colour("benson_territory"),
             benson_stones: per_colour("benson_stones"),
             area: per_colour("area"),
+            dead_markup: c.col("dead_markup"),
+            dead_estimate: c.col("dead_estimate"),
             margins: SOURCES.map(|src| {
                 [
                     c.col(&format!("margin_{src}")),
@@ -468,7 +529,18 @@ impl Tally {
         if c.score_source.get(row).is_empty() {
             return;
         }
-        self.markup_games += u64::from(c.has_markup.flag(row));
+        let has_markup = c.has_markup.flag(row);
+        self.markup_games += u64::from(has_markup);
+        // The estimate ran when its territory margin is written (the margin under the
+        // game's rules is empty when the rules are unknown).
+        if has_markup && !c.margins[1][1].get(row).is_empty() {
+            self.dead.add(
+                c.file.get(row),
+                c.game.get(row),
+                c.dead_estimate.get(row),
+                c.dead_markup.get(row),
+            );
+        }
         for k in 0..2 {
             self.proven[k] += c.benson_stones[k].num(row) + c.benson_territory[k].num(row);
             self.area[k] += c.area[k].num(row);
@@ -619,6 +691,17 @@ impl Tally {
             push("margin_within_1", "", src, s.within_one);
             push("winner_agrees", "", src, s.same_winner);
         }
+        let d = &self.dead;
+        push("dead_vs_markup", "", "games", d.games);
+        push("dead_vs_markup", "", "exact", d.exact);
+        push("dead_vs_markup", "", "stones_both", d.both);
+        push(
+            "dead_vs_markup",
+            "",
+            "stones_estimate_only",
+            d.estimate_only,
+        );
+        push("dead_vs_markup", "", "stones_markup_only", d.markup_only);
         push("suspicious", "", "benson", self.suspicious.len() as u64);
         push(
             "not_benson_blocks",
@@ -646,5 +729,28 @@ impl Tally {
         push("big_eyes", "", "all", eyes);
         push("big_eyes", "", "classified", classified);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cells list points in board order ("ba" before "ab"), which is not string order.
+    #[test]
+    fn dead_sets_compare_point_by_point_in_any_order() {
+        let mut d = DeadSums::default();
+        d.add("a.sgf", "0", "ba ab cc", "ba ab cc");
+        d.add("b.sgf", "0", "ba ab dd", "ea ba ab");
+        d.add("c.sgf", "0", "", "");
+        assert_eq!((d.games, d.exact), (3, 2));
+        assert_eq!((d.both, d.estimate_only, d.markup_only), (5, 1, 1));
+        assert_eq!(d.differing.len(), 1);
+        let g = &d.differing[0];
+        assert_eq!((g.file.as_str(), g.game.as_str()), ("b.sgf", "0"));
+        assert_eq!(
+            (g.estimate_only.clone(), g.markup_only.clone()),
+            (vec!["dd".to_string()], vec!["ea".to_string()])
+        );
     }
 }

@@ -63,6 +63,15 @@ fn kgs_markup_reproduces_re_and_the_estimate_finds_the_dead() {
     assert!(markup_ok * 100 >= counted * 99, "{markup_ok}/{counted}");
     // Measured 575/596; a floor, so that a change that loses accuracy fails.
     assert!(exact >= 575, "estimate exact in {exact}/{marked}");
+    // The report states the same comparison, and its summary adds it up.
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    for (key, value) in [("games", marked), ("exact", exact)] {
+        let row = format!("dead_vs_markup,,{key},{value}\n");
+        assert!(summary.contains(&row), "summary.csv lacks {row:?}");
+    }
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let line = format!("In {marked} games with TB/TW markup the estimate calls exactly the marked stones dead in {exact} (");
+    assert!(report.contains(&line), "report.md lacks {line:?}");
 }
 
 /// An OGS test position: the board, the player to move, and the stones to remove.
