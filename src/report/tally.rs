@@ -68,21 +68,22 @@ pub struct DeadDiff {
 }
 
 impl DeadSums {
-    /// Adds a game from its `dead_estimate` and `dead_markup` cells (sorted SGF points).
+    /// Adds a game from its `dead_estimate` and `dead_markup` cells (space-separated SGF
+    /// points).
     fn add(&mut self, file: &str, game: &str, estimate: &str, markup: &str) {
-        let e: Vec<&str> = estimate.split_whitespace().collect();
-        let m: Vec<&str> = markup.split_whitespace().collect();
-        // The cells list points in board order, not in string order: search sorted copies.
-        let (mut es, mut ms) = (e.clone(), m.clone());
-        es.sort_unstable();
-        ms.sort_unstable();
+        // The cells list points by column, then row: string order only up to 26 lines, where
+        // the SGF letters turn uppercase. Sorted here, the lookups hold for any board.
+        let mut e: Vec<&str> = estimate.split_whitespace().collect();
+        let mut m: Vec<&str> = markup.split_whitespace().collect();
+        e.sort_unstable();
+        m.sort_unstable();
         let only = |a: &[&str], b: &[&str]| -> Vec<String> {
             a.iter()
                 .filter(|p| b.binary_search(p).is_err())
                 .map(|p| p.to_string())
                 .collect()
         };
-        let (estimate_only, markup_only) = (only(&e, &ms), only(&m, &es));
+        let (estimate_only, markup_only) = (only(&e, &m), only(&m, &e));
         self.games += 1;
         self.both += (e.len() - estimate_only.len()) as u64;
         self.estimate_only += estimate_only.len() as u64;
@@ -736,7 +737,7 @@ impl Tally {
 mod tests {
     use super::*;
 
-    /// The cells list points in board order ("ba" before "ab"), which is not string order.
+    /// Cells need not be in string order (boards over 26 lines use uppercase letters).
     #[test]
     fn dead_sets_compare_point_by_point_in_any_order() {
         let mut d = DeadSums::default();
