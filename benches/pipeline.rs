@@ -14,7 +14,7 @@ use livingblocks::source;
 
 /// The binary's allocator, so that the baseline and the pipeline are measured alike.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: livingblocks::alloc::Mimalloc = livingblocks::alloc::Mimalloc;
 
 /// The first files of the embedded corpus, in path order.
 fn sample(n: usize) -> Vec<Vec<u8>> {
@@ -94,12 +94,10 @@ fn stages(c: &mut Criterion) {
     });
     g.bench_function("benson_per_position", |b| {
         b.iter(|| {
-            finals
-                .iter()
-                .zip(&nets)
-                .map(|(f, n)| {
+            nets.iter()
+                .map(|n| {
                     [Color::Black, Color::White]
-                        .map(|c| benson(n, &Regions::find(f, n, c)).territory)
+                        .map(|c| benson(n, &Regions::find(n, c)).territory)
                         .iter()
                         .sum::<usize>()
                 })

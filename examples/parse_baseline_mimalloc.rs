@@ -6,7 +6,7 @@
 mod baseline;
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: livingblocks::alloc::Mimalloc = livingblocks::alloc::Mimalloc;
 
 fn main() {
     baseline::run("mimalloc");

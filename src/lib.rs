@@ -6,6 +6,7 @@
 //! pure per-file function), `sink` (CSV and totals), `app` (orchestration). Only `progress`
 //! touches the terminal.
 
+pub mod alloc;
 pub mod analyze;
 pub mod app;
 pub mod cli;

@@ -13,10 +13,9 @@ use livingblocks::app::{self, AppError, WORKER_PREFIX};
 use livingblocks::cli::{AnalyzeArgs, Cli, Command};
 use livingblocks::progress;
 
-/// sgf-parse allocates a node, a property list and a string per property: with the system
-/// allocator a third of the run went to malloc and free.
+/// See `livingblocks::alloc` for why mimalloc, and why through this wrapper.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: livingblocks::alloc::Mimalloc = livingblocks::alloc::Mimalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -40,11 +40,40 @@ impl Color {
 }
 
 /// What a cell of the padded array holds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Eq)]
 pub enum Cell {
     Empty,
     Stone(Color),
     Wall,
+}
+
+/// Comparing cells is one byte compare; the derived comparison tested the variant, then the
+/// colour, and cells are compared more than anything else in the program.
+impl PartialEq for Cell {
+    #[inline]
+    fn eq(&self, other: &Cell) -> bool {
+        self.code() == other.code()
+    }
+}
+
+impl Cell {
+    /// The byte that stores the cell: distinct per value, since it is all that tells the
+    /// values apart.
+    #[inline]
+    fn code(self) -> u8 {
+        const _: () = assert!(std::mem::size_of::<Cell>() == 1);
+        // SAFETY: `Cell` is one byte (checked above) with no padding, so every value of it is
+        // an initialised byte.
+        unsafe { std::mem::transmute::<Cell, u8>(self) }
+    }
+
+    /// Bit 0 for a black stone, bit 1 for a white one, nothing for the rest: or-ed over a
+    /// point's neighbours or a region's border, the colours around it, without a branch.
+    #[inline]
+    pub fn colour_bits(self) -> u8 {
+        u8::from(self == Cell::Stone(Color::Black))
+            | u8::from(self == Cell::Stone(Color::White)) << 1
+    }
 }
 
 /// A point on the board in SGF coordinates: `x` is the column, `y` the row, both 0-based from
@@ -232,6 +261,11 @@ impl Board {
 
     pub fn at(&self, p: Point) -> Cell {
         self.idx(p).map_or(Cell::Wall, |i| self.cells[i])
+    }
+
+    /// The distance between vertically adjacent cells of the padded array.
+    pub fn stride(&self) -> usize {
+        self.stride
     }
 
     /// The four orthogonal neighbours of a cell (some may be walls).

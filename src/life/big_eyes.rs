@@ -110,7 +110,7 @@ mod tests {
     fn eyes(s: &str) -> BigEyes {
         let b = Board::from_ascii(s);
         let net = Net::build(&b);
-        find_big_eyes(&b, &Regions::find(&b, &net, Color::Black))
+        find_big_eyes(&b, &Regions::find(&net, Color::Black))
     }
 
     #[test]

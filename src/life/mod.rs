@@ -21,5 +21,5 @@ pub use chains::{find_chains, in_g1, Chain};
 pub use colour_net::ColourNet;
 pub use mp95::{mp95, mp95_traced, Mp95Event, Mp95Trace};
 pub use mpfix::mpfix;
-pub use net::{Block, BlockId, EyeId, Net, NetTotals, SharedEye};
+pub use net::{Area, Block, BlockId, EyeId, Net, NetTotals, SharedEye};
 pub use position::{analyze_life, BlockVerdict, ChainVerdict, Life, LifeTotals};

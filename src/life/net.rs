@@ -4,6 +4,14 @@
 //! on-board neighbour is a stone of one colour is an eye: an *own eye* when one block owns all
 //! those neighbours, a *shared eye* of the 2–4 blocks that do otherwise. For one colour, its
 //! blocks (places) and its shared eyes (transitions) form the Go net.
+//!
+//! The net also keeps the position's *areas* (maximal empty regions) and which blocks of the
+//! two colours touch: everything later passes ask of the points (Benson's regions, the count's
+//! territory) follows from these, so the board is walked once per block and once per area.
+
+use std::ops::Range;
+
+use smallvec::SmallVec;
 
 use crate::go::{Board, Cell, Color, Idx};
 
@@ -26,6 +34,8 @@ pub struct Block {
     pub own_eyes: Vec<Idx>,
     /// The shared eyes (gemA) the block touches, in point order.
     pub shared: Vec<EyeId>,
+    /// Whether a stone of it is on the edge of the board.
+    pub touches_edge: bool,
 }
 
 impl Block {
@@ -49,6 +59,22 @@ pub struct SharedEye {
     pub blocks: Vec<BlockId>,
 }
 
+/// A maximal 4-connected set of empty points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Area {
+    /// Its first point in point order; areas are numbered in this order.
+    pub anchor: Idx,
+    pub size: u32,
+    /// Bit 0: a black stone borders it; bit 1: a white one does (`Cell::colour_bits`).
+    pub border: u8,
+    /// Whether any of its points is on the edge of the board.
+    pub touches_edge: bool,
+    /// The blocks around it, ascending, each with how many of its points are their liberties.
+    pub blocks: SmallVec<[(BlockId, u32); 4]>,
+    /// Where its points lie in `Net::area_points`.
+    points: Range<u32>,
+}
+
 /// Blocks and eyes of both colours of one position.
 #[derive(Clone, Debug)]
 pub struct Net {
@@ -56,95 +82,159 @@ pub struct Net {
     pub blocks: Vec<Block>,
     /// Shared eyes of both colours, in point order.
     pub shared_eyes: Vec<SharedEye>,
+    /// Empty regions, in order of their anchors.
+    pub areas: Vec<Area>,
     /// For each cell of the board's padded array, the block on it.
     label: Vec<u32>,
+    /// The areas' points, area after area, each area's in point order.
+    area_points: Vec<Idx>,
+    /// Per block, the blocks of the other colour it touches: `contacts[contact_start[b]..
+    /// contact_start[b + 1]]`.
+    contact_start: Vec<u32>,
+    contacts: Vec<u32>,
 }
 
 impl Net {
-    /// Finds all blocks, liberties and eyes of a position.
+    /// Finds all blocks, liberties, areas and eyes of a position.
+    ///
+    /// One scan in point order joins each point with its left and upper neighbour when both
+    /// hold the same (union-find); a second numbers the sets in order of their first points,
+    /// a third lists each block's stones and each area's points. This replaced a flood fill
+    /// per block and per area, whose stack and unpredictable branches made it the pipeline's
+    /// costliest pass after parsing.
     pub fn build(board: &Board) -> Net {
-        let mut label = vec![NO_BLOCK; board.cell_count()];
-        let mut blocks: Vec<Block> = Vec::new();
-        // Every stone enters the stack at most once.
-        let mut stack = vec![0; board.cell_count()];
-        // Liberty marks: lib_mark[i] == id + 1 when point i is already counted for block id.
-        let mut lib_mark = vec![0u32; board.cell_count()];
-        for start in board.points() {
-            let Cell::Stone(color) = board.cell(start) else {
-                continue;
-            };
-            if label[start] != NO_BLOCK {
-                continue;
+        let n = board.cell_count();
+        let stride = board.stride();
+        let mut parent: Vec<u32> = vec![0; n];
+        // How many sets of stones and of empty points there are, for the lists' capacities.
+        let mut sets = [0usize; 2];
+        for i in board.points() {
+            let c = board.cell(i);
+            let kind = usize::from(c == Cell::Empty);
+            let mut r = i as u32;
+            if board.cell(i - 1) == c {
+                r = root(&mut parent, i - 1);
             }
-            let id = blocks.len() as u32;
-            let mut block = Block {
-                color,
-                anchor: start,
-                stones: Vec::new(),
-                liberties: 0,
-                own_eyes: Vec::new(),
-                shared: Vec::new(),
-            };
-            label[start] = id;
-            stack[0] = start;
-            let mut top = 1;
-            // Without branches on the neighbours' contents, as in Benson's region fill.
-            while top > 0 {
-                top -= 1;
-                let i = stack[top];
-                block.stones.push(i);
-                for n in board.neighbours(i) {
-                    let cell = board.cell(n);
-                    let liberty = (cell == Cell::Empty) & (lib_mark[n] != id + 1);
-                    lib_mark[n] = if liberty { id + 1 } else { lib_mark[n] };
-                    block.liberties += u32::from(liberty);
-                    let joins = (cell == Cell::Stone(color)) & (label[n] == NO_BLOCK);
-                    label[n] = if joins { id } else { label[n] };
-                    stack[top] = n;
-                    top += usize::from(joins);
+            if board.cell(i - stride) == c {
+                let up = root(&mut parent, i - stride);
+                if up != r && r != i as u32 {
+                    let (lo, hi) = (up.min(r), up.max(r));
+                    parent[hi as usize] = lo;
+                    r = lo;
+                    sets[kind] -= 1;
+                } else {
+                    r = up;
                 }
             }
-            block.stones.sort_unstable();
-            blocks.push(block);
+            sets[kind] += usize::from(r == i as u32);
+            parent[i] = r;
         }
 
-        let mut shared_eyes = Vec::new();
-        for p in board.points() {
-            if board.cell(p) != Cell::Empty {
+        // Blocks and areas numbered in order of their first points, with their sizes.
+        let mut label = vec![NO_BLOCK; n];
+        let mut area_of = vec![NO_BLOCK; n];
+        let mut number = vec![NO_BLOCK; n];
+        let mut blocks: Vec<Block> = Vec::with_capacity(sets[0]);
+        let mut areas: Vec<Area> = Vec::with_capacity(sets[1]);
+        let mut block_size: Vec<u32> = Vec::with_capacity(sets[0]);
+        for i in board.points() {
+            let r = root(&mut parent, i) as usize;
+            let cell = board.cell(i);
+            if number[r] == NO_BLOCK {
+                if let Cell::Stone(color) = cell {
+                    number[r] = blocks.len() as u32;
+                    blocks.push(Block {
+                        color,
+                        anchor: i,
+                        stones: Vec::new(),
+                        liberties: 0,
+                        own_eyes: Vec::new(),
+                        shared: Vec::new(),
+                        touches_edge: false,
+                    });
+                    block_size.push(0);
+                } else {
+                    number[r] = areas.len() as u32;
+                    areas.push(Area {
+                        anchor: i,
+                        size: 0,
+                        border: 0,
+                        touches_edge: false,
+                        blocks: SmallVec::new(),
+                        points: 0..0,
+                    });
+                }
+            }
+            let k = number[r];
+            if cell == Cell::Empty {
+                area_of[i] = k;
+                areas[k as usize].size += 1;
+            } else {
+                label[i] = k;
+                block_size[k as usize] += 1;
+            }
+        }
+
+        for (block, &size) in blocks.iter_mut().zip(&block_size) {
+            block.stones = Vec::with_capacity(size as usize);
+        }
+        let mut next = 0u32;
+        for area in &mut areas {
+            area.points = next..next;
+            next += area.size;
+        }
+        let mut area_points = vec![0; next as usize];
+        // Blocks of different colours in touch, each pair once as (lower id, higher id);
+        // `met` is the matrix of pairs already listed.
+        let blocks_len = blocks.len();
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut met = vec![0u64; (blocks_len * blocks_len).div_ceil(64)];
+        for i in board.points() {
+            let cell = board.cell(i);
+            let edge = board
+                .neighbours(i)
+                .iter()
+                .any(|&nb| board.cell(nb) == Cell::Wall);
+            if cell == Cell::Empty {
+                let area = &mut areas[area_of[i] as usize];
+                area_points[area.points.end as usize] = i;
+                area.points.end += 1;
+                area.touches_edge |= edge;
                 continue;
             }
-            let mut color = None;
-            let mut around: [u32; 4] = [NO_BLOCK; 4];
-            let mut k = 0;
-            let mut is_eye = true;
-            for n in board.neighbours(p) {
-                match board.cell(n) {
-                    Cell::Wall => {}
-                    Cell::Empty => {
-                        is_eye = false;
-                        break;
-                    }
-                    Cell::Stone(c) => {
-                        if color.is_some_and(|cc| cc != c) {
-                            is_eye = false;
-                            break;
-                        }
-                        color = Some(c);
-                        if !around[..k].contains(&label[n]) {
-                            around[k] = label[n];
-                            k += 1;
-                        }
+            let b = label[i];
+            let block = &mut blocks[b as usize];
+            block.stones.push(i);
+            block.touches_edge |= edge;
+            for nb in [i + 1, i + stride] {
+                let other = board.cell(nb);
+                if other != cell && other != Cell::Empty && other != Cell::Wall {
+                    let o = label[nb];
+                    let (x, y) = (b.min(o), b.max(o));
+                    let bit = x as usize * blocks_len + y as usize;
+                    if met[bit / 64] & 1 << (bit % 64) == 0 {
+                        met[bit / 64] |= 1 << (bit % 64);
+                        pairs.push((x, y));
                     }
                 }
             }
-            let Some(color) = color.filter(|_| is_eye) else {
-                continue;
+        }
+
+        find_liberties(board, &label, &mut blocks, &mut areas, &area_points);
+
+        let mut shared_eyes = Vec::new();
+        // An eye is an area of one point bordered by one colour; areas come in point order.
+        for area in &areas {
+            let color = match area.border {
+                1 if area.size == 1 => Color::Black,
+                2 if area.size == 1 => Color::White,
+                _ => continue,
             };
-            if k == 1 {
-                blocks[around[0] as usize].own_eyes.push(p);
+            let p = area.anchor;
+            if let [(b, _)] = area.blocks[..] {
+                blocks[b].own_eyes.push(p);
             } else {
-                let mut ids: Vec<BlockId> = around[..k].iter().map(|&b| b as BlockId).collect();
-                ids.sort_unstable();
+                let ids: Vec<BlockId> = area.blocks.iter().map(|&(b, _)| b).collect();
                 let eye = shared_eyes.len();
                 for &b in &ids {
                     blocks[b].shared.push(eye);
@@ -156,11 +246,43 @@ impl Net {
                 });
             }
         }
+
+        let mut contact_start = vec![0u32; blocks.len() + 1];
+        for &(x, y) in &pairs {
+            contact_start[x as usize + 1] += 1;
+            contact_start[y as usize + 1] += 1;
+        }
+        for b in 0..blocks.len() {
+            contact_start[b + 1] += contact_start[b];
+        }
+        let mut fill = contact_start.clone();
+        let mut contacts = vec![0u32; 2 * pairs.len()];
+        for &(x, y) in &pairs {
+            for (from, to) in [(x, y), (y, x)] {
+                contacts[fill[from as usize] as usize] = to;
+                fill[from as usize] += 1;
+            }
+        }
         Net {
             blocks,
             shared_eyes,
+            areas,
             label,
+            area_points,
+            contact_start,
+            contacts,
         }
+    }
+
+    /// The points of an area, in point order.
+    pub fn area_points(&self, area: &Area) -> &[Idx] {
+        &self.area_points[area.points.start as usize..area.points.end as usize]
+    }
+
+    /// The blocks of the other colour a block touches, in no particular order.
+    pub fn contacts(&self, b: BlockId) -> impl Iterator<Item = BlockId> + '_ {
+        let range = self.contact_start[b] as usize..self.contact_start[b + 1] as usize;
+        self.contacts[range].iter().map(|&o| o as BlockId)
     }
 
     /// Per cell of the padded array, the id of the block on it; `u32::MAX` where none is.
@@ -194,6 +316,67 @@ impl Net {
         }
         t.shared_eyes = self.shared_eyes_of(c).count() as u32;
         t
+    }
+}
+
+/// The root of `i`'s set, halving the path on the way.
+fn root(parent: &mut [u32], mut i: usize) -> u32 {
+    while parent[i] as usize != i {
+        parent[i] = parent[parent[i] as usize];
+        i = parent[i] as usize;
+    }
+    i as u32
+}
+
+/// Gives each area its border and the blocks around it, and each block its liberties: the
+/// points of each area next to it. `label` holds the blocks.
+fn find_liberties(
+    board: &Board,
+    label: &[u32],
+    blocks: &mut [Block],
+    areas: &mut [Area],
+    area_points: &[Idx],
+) {
+    // Per block: the last area that touched it and how many of that area's points are its
+    // liberties; `touched` lists the blocks of the current area.
+    let mut last_area = vec![u32::MAX; blocks.len()];
+    let mut libs = vec![0u32; blocks.len()];
+    let mut touched: Vec<u32> = Vec::new();
+    for (id, area) in areas.iter_mut().enumerate() {
+        let id = id as u32;
+        touched.clear();
+        let mut border = 0u8;
+        for &i in &area_points[area.points.start as usize..area.points.end as usize] {
+            // The blocks around this point, possibly repeated (at most four).
+            let mut around = [NO_BLOCK; 4];
+            let mut k = 0;
+            for nb in board.neighbours(i) {
+                border |= board.cell(nb).colour_bits();
+                around[k] = label[nb];
+                k += usize::from(label[nb] != NO_BLOCK);
+            }
+            for j in 0..k {
+                let b = around[j];
+                if around[..j].contains(&b) {
+                    continue;
+                }
+                if last_area[b as usize] != id {
+                    last_area[b as usize] = id;
+                    libs[b as usize] = 0;
+                    touched.push(b);
+                }
+                libs[b as usize] += 1;
+            }
+        }
+        touched.sort_unstable();
+        for &b in &touched {
+            blocks[b as usize].liberties += libs[b as usize];
+        }
+        area.border = border;
+        area.blocks = touched
+            .iter()
+            .map(|&b| (b as BlockId, libs[b as usize]))
+            .collect();
     }
 }
 

@@ -95,7 +95,7 @@ pub fn analyze_life(board: &Board, net: &Net, to_move: Color) -> Life {
     };
     for c in [Color::Black, Color::White] {
         let t = &mut life.totals[c.index()];
-        let regions = Regions::find(board, net, c);
+        let regions = Regions::find(net, c);
         let b = benson(net, &regions);
         t.benson_territory = b.territory as u32;
 

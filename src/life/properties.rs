@@ -1,7 +1,9 @@
 //! Invariants on random legal positions and random nets (proptest):
 //! - `mpfix ⊆ benson` (the paper's theorem 3.4, for the fixpoint reading);
 //! - Benson-alive stones survive any attack while their owner passes;
-//! - on every chain, the grammar's verdict is mpfix's.
+//! - on every chain, the grammar's verdict is mpfix's;
+//! - the net's areas and liberties, and Benson's regions put together from the net, are
+//!   what a plain flood fill over the points finds.
 
 use proptest::prelude::*;
 
@@ -21,8 +23,117 @@ pub(crate) fn position(seed: u64, size: u8) -> (Board, Color) {
     random_position(seed, size, moves)
 }
 
+/// The maximal 4-connected sets of on-board points for which `inside` holds, in order of
+/// their first points, each in point order: the plain fill the net's shortcuts must agree
+/// with.
+fn fill(board: &Board, inside: impl Fn(Cell) -> bool) -> Vec<Vec<Idx>> {
+    let mut seen = vec![false; board.cell_count()];
+    let mut sets = Vec::new();
+    for start in board.points() {
+        if seen[start] || !inside(board.cell(start)) {
+            continue;
+        }
+        seen[start] = true;
+        let mut set = vec![start];
+        let mut k = 0;
+        while k < set.len() {
+            for nb in board.neighbours(set[k]) {
+                if !seen[nb] && board.cell(nb) != Cell::Wall && inside(board.cell(nb)) {
+                    seen[nb] = true;
+                    set.push(nb);
+                }
+            }
+            k += 1;
+        }
+        set.sort_unstable();
+        sets.push(set);
+    }
+    sets
+}
+
+/// The blocks next to any point of `set`, ascending.
+fn blocks_around(board: &Board, net: &Net, set: &[Idx], c: Color) -> Vec<BlockId> {
+    let mut out: Vec<BlockId> = (0..net.blocks.len())
+        .filter(|&b| net.blocks[b].color == c)
+        .filter(|&b| {
+            net.blocks[b]
+                .stones
+                .iter()
+                .any(|&s| board.neighbours(s).iter().any(|n| set.contains(n)))
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn areas_and_liberties_are_a_fill_over_the_points(seed in any::<u64>(), size in sizes()) {
+        let (board, _) = position(seed, size);
+        let net = Net::build(&board);
+        let areas = fill(&board, |c| c == Cell::Empty);
+        prop_assert_eq!(net.areas.len(), areas.len());
+        let mut liberties = vec![0u32; net.blocks.len()];
+        for (area, points) in net.areas.iter().zip(&areas) {
+            prop_assert_eq!(net.area_points(area), &points[..]);
+            prop_assert_eq!(area.anchor, points[0]);
+            for &(b, libs) in &area.blocks {
+                let next_to = |&&i: &&Idx| {
+                    board.neighbours(i).iter().any(|n| net.blocks[b].stones.contains(n))
+                };
+                prop_assert_eq!(libs as usize, points.iter().filter(next_to).count());
+                liberties[b] += libs;
+            }
+            let mut blocks: Vec<BlockId> = area.blocks.iter().map(|&(b, _)| b).collect();
+            blocks.extend(blocks_around(&board, &net, points, Color::Black));
+            blocks.extend(blocks_around(&board, &net, points, Color::White));
+            blocks.sort_unstable();
+            blocks.dedup();
+            prop_assert_eq!(blocks.len(), area.blocks.len(), "an area's blocks are all there");
+        }
+        for (b, block) in net.blocks.iter().enumerate() {
+            prop_assert_eq!(block.liberties, liberties[b]);
+        }
+    }
+
+    #[test]
+    fn benson_regions_are_a_fill_over_the_points(seed in any::<u64>(), size in sizes()) {
+        let (board, _) = position(seed, size);
+        let net = Net::build(&board);
+        for c in [Color::Black, Color::White] {
+            let found = Regions::find(&net, c).regions;
+            let filled = fill(&board, |cell| cell != Cell::Stone(c));
+            prop_assert_eq!(found.len(), filled.len());
+            for (r, points) in found.iter().zip(&filled) {
+                let empty: Vec<Idx> =
+                    points.iter().copied().filter(|&i| board.cell(i) == Cell::Empty).collect();
+                let blocks = blocks_around(&board, &net, points, c);
+                let healthy: Vec<BlockId> = blocks
+                    .iter()
+                    .copied()
+                    .filter(|&b| {
+                        empty.iter().all(|&e| {
+                            board.neighbours(e).iter().any(|n| net.blocks[b].stones.contains(n))
+                        })
+                    })
+                    .collect();
+                let edge = points.iter().any(|&i| {
+                    board.neighbours(i).iter().any(|&n| board.cell(n) == Cell::Wall)
+                });
+                prop_assert_eq!(r.size, points.len());
+                prop_assert_eq!(r.empty, empty.len());
+                prop_assert_eq!(r.has_opponent, empty.len() < points.len());
+                prop_assert_eq!(r.touches_edge, edge);
+                prop_assert_eq!(&r.blocks[..], &blocks[..]);
+                prop_assert_eq!(&r.healthy_for[..], &healthy[..]);
+                let candidate = blocks.len() == 1 && !r.has_opponent && !edge;
+                let kept: &[Idx] = if candidate { points } else { &[] };
+                prop_assert_eq!(&r.points[..], kept);
+            }
+        }
+    }
 
     #[test]
     fn mpfix_is_within_benson(seed in any::<u64>(), size in sizes()) {
@@ -39,7 +150,7 @@ proptest! {
         let (mut board, _) = position(seed, size);
         let net = Net::build(&board);
         for defender in [Color::Black, Color::White] {
-            let b = benson(&net, &Regions::find(&board, &net, defender));
+            let b = benson(&net, &Regions::find(&net, defender));
             let alive: Vec<Idx> = net
                 .blocks
                 .iter()

@@ -48,34 +48,30 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
     }
     Count {
         dead: removed,
-        ..tally(&b, FastBoard::from_board(&b))
+        ..tally(&b, &EmptyRegions::find(&b), FastBoard::from_board(&b))
     }
 }
 
-/// Counts the position as it stands, no stone dead, reusing its net's blocks for the dame
-/// fills instead of finding them again.
+/// Counts the position as it stands, no stone dead, reusing its net's blocks and areas
+/// instead of finding them again.
 pub fn count_as_is(board: &Board, net: &Net) -> Count {
-    tally(board, FastBoard::from_net(board, net))
+    tally(
+        board,
+        &EmptyRegions::from_net(board, net),
+        FastBoard::from_net(board, net),
+    )
 }
 
-/// Counts a position whose dead stones are gone; `playout_board` is the same position as the
-/// board the dame fills run on.
-fn tally(b: &Board, playout_board: FastBoard) -> Count {
+/// Counts a position whose dead stones are gone; `regions` are its empty regions and
+/// `playout_board` is the same position as the board the dame fills run on.
+fn tally(b: &Board, regions: &EmptyRegions, playout_board: FastBoard) -> Count {
     let mut out = Count {
         stones: [b.count(Color::Black), b.count(Color::White)],
+        area_territory: regions.territory,
+        neutral: regions.neutral,
         ..Count::default()
     };
-    let regions = EmptyRegions::find(b);
-    for i in b.points() {
-        if b.cell(i) != Cell::Empty {
-            continue;
-        }
-        match regions.owner(i) {
-            Some(c) => out.area_territory[c.index()] += 1,
-            None => out.neutral += 1,
-        }
-    }
-    out.teire = teire(b, &regions, playout_board);
+    out.teire = teire(b, regions, playout_board);
     for c in [Color::Black, Color::White] {
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
     }
@@ -88,6 +84,10 @@ pub(super) struct EmptyRegions {
     /// Bit 0: Black borders the region; bit 1: White does.
     border: Vec<u8>,
     size: Vec<u32>,
+    /// Points in regions bordered by Black only, by White only.
+    territory: [u32; 2],
+    /// Points in the other regions.
+    neutral: u32,
 }
 
 impl EmptyRegions {
@@ -119,7 +119,7 @@ impl EmptyRegions {
                     seen[nb] |= open;
                     stack[top] = nb;
                     top += usize::from(open);
-                    mask |= colour_bits(cell);
+                    mask |= cell.colour_bits();
                 }
             }
             for &i in &region {
@@ -127,7 +127,39 @@ impl EmptyRegions {
                 size[i] = region.len() as u32;
             }
         }
-        EmptyRegions { border, size }
+        EmptyRegions::total(border, size, b)
+    }
+
+    /// The regions of a position whose net is built: its areas.
+    pub(super) fn from_net(b: &Board, net: &Net) -> EmptyRegions {
+        let n = b.cell_count();
+        let (mut border, mut size) = (vec![0u8; n], vec![0u32; n]);
+        for area in &net.areas {
+            for &i in net.area_points(area) {
+                border[i] = area.border;
+                size[i] = area.size;
+            }
+        }
+        EmptyRegions::total(border, size, b)
+    }
+
+    fn total(border: Vec<u8>, size: Vec<u32>, b: &Board) -> EmptyRegions {
+        let mut out = EmptyRegions {
+            border,
+            size,
+            territory: [0; 2],
+            neutral: 0,
+        };
+        for i in b.points() {
+            if b.cell(i) != Cell::Empty {
+                continue;
+            }
+            match out.owner(i) {
+                Some(c) => out.territory[c.index()] += 1,
+                None => out.neutral += 1,
+            }
+        }
+        out
     }
 
     /// The colour whose territory an empty point is, if one colour alone borders its region.
@@ -138,12 +170,6 @@ impl EmptyRegions {
             _ => None,
         }
     }
-}
-
-/// Bit 0 for a black stone, bit 1 for a white one, nothing for the rest: or-ed over a point's
-/// neighbours or a region's border, the colours around it, without a branch.
-pub(super) fn colour_bits(cell: Cell) -> u8 {
-    u8::from(cell == Cell::Stone(Color::Black)) | u8::from(cell == Cell::Stone(Color::White)) << 1
 }
 
 /// The number of teire points of each colour. For each colour `c` in turn, every dame is filled, by `c`
@@ -160,7 +186,7 @@ fn teire(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [u32; 2] {
     for i in b.points() {
         let mut around = 0u8;
         for nb in b.neighbours(i) {
-            around |= colour_bits(b.cell(nb));
+            around |= b.cell(nb).colour_bits();
         }
         dame[k] = i;
         k += usize::from(

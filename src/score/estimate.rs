@@ -12,7 +12,7 @@
 //! random play settles races by luck. The seed is a hash of the position, so the estimate is the
 //! same on every run and at every thread count.
 
-use super::count::{colour_bits, EmptyRegions};
+use super::count::EmptyRegions;
 use super::playout::FastBoard;
 use super::race::captured_either_way;
 use crate::go::board::{Board, Cell, Color, Idx};
@@ -364,7 +364,7 @@ fn owner(b: &FastBoard, i: Idx) -> Option<Color> {
             let mask = b
                 .neighbours(i)
                 .iter()
-                .fold(0, |m, &nb| m | colour_bits(b.cell(nb)));
+                .fold(0, |m, &nb| m | b.cell(nb).colour_bits());
             match mask {
                 1 => Some(Color::Black),
                 2 => Some(Color::White),
