@@ -42,67 +42,48 @@ pub struct Region {
 impl Regions {
     /// The regions of colour `c`, put together from the net: a region is a connected set
     /// of the net's areas and of the opponent's blocks, since neither areas nor blocks of one
-    /// colour touch each other. Walking the graph instead of the points made Benson's pass
+    /// colour touch each other. Walking that graph instead of the points made Benson's pass
     /// several times cheaper.
     pub fn find(net: &Net, c: Color) -> Regions {
         let (na, nb) = (net.areas.len(), net.blocks.len());
-        // Nodes: areas 0..na, then blocks na..na + nb (only the opponent's are used).
-        let is_member = |x: usize| x < na || net.blocks[x - na].color != c;
-        let anchor = |x: usize| {
-            if x < na {
-                net.areas[x].anchor
-            } else {
-                net.blocks[x - na].anchor
-            }
-        };
-        let mut parent: Vec<u32> = (0..(na + nb) as u32).collect();
-        for (a, area) in net.areas.iter().enumerate() {
-            for &(b, _) in &area.blocks {
-                if net.blocks[b].color != c {
-                    union(&mut parent, a, na + b);
-                }
-            }
-        }
-        // Each root gets the first point of its region; regions are numbered in that order,
-        // as a fill over the points in order would find them.
-        let mut first = vec![Idx::MAX; na + nb];
-        for x in (0..na + nb).filter(|&x| is_member(x)) {
-            let r = root(&mut parent, x);
-            first[r] = first[r].min(anchor(x));
-        }
-        let mut roots: Vec<usize> = (0..na + nb)
-            .filter(|&x| is_member(x) && parent[x] as usize == x)
-            .collect();
-        roots.sort_unstable_by_key(|&r| first[r]);
-        let mut index = vec![0u32; na + nb];
-        for (k, &r) in roots.iter().enumerate() {
-            index[r] = k as u32;
-        }
-        // The members of each region, grouped (a counting sort by region).
-        let mut start = vec![0usize; roots.len() + 1];
-        let mut region_of = vec![0usize; na + nb];
-        for x in (0..na + nb).filter(|&x| is_member(x)) {
-            region_of[x] = index[root(&mut parent, x)] as usize;
-            start[region_of[x] + 1] += 1;
-        }
-        for k in 0..roots.len() {
-            start[k + 1] += start[k];
-        }
-        let mut next = start.clone();
-        let mut members = vec![0usize; start[roots.len()]];
-        for x in (0..na + nb).filter(|&x| is_member(x)) {
-            members[next[region_of[x]]] = x;
-            next[region_of[x]] += 1;
-        }
-
+        // Nodes: areas 0..na, then blocks na..na + nb (only the opponent's are visited).
+        // Taking unvisited nodes in order of their first points finds each region at its
+        // first point, the order a fill over the points would find them in.
+        let mut seen = vec![false; na + nb];
+        let mut queue: Vec<usize> = Vec::with_capacity(na + nb);
         // Per c-block: the last region that touched it (1-based) and how many of that
         // region's empty points are its liberties; `touched` lists the region's blocks.
         let mut last_region = vec![0u32; nb];
         let mut libs = vec![0u32; nb];
         let mut touched: Vec<BlockId> = Vec::new();
-        let mut regions = Vec::with_capacity(roots.len());
-        for k in 0..roots.len() {
-            let region_id = k as u32 + 1;
+        let mut regions = Vec::new();
+        let opponent: Vec<usize> = (0..nb)
+            .filter(|&b| net.blocks[b].color != c)
+            .map(|b| na + b)
+            .collect();
+        let (mut next_area, mut next_block) = (0, 0);
+        loop {
+            // The unvisited node with the first anchor, area or opponent block.
+            while next_area < na && seen[next_area] {
+                next_area += 1;
+            }
+            while next_block < opponent.len() && seen[opponent[next_block]] {
+                next_block += 1;
+            }
+            let start = match (next_area < na, next_block < opponent.len()) {
+                (false, false) => break,
+                (true, false) => next_area,
+                (false, true) => opponent[next_block],
+                (true, true) => {
+                    let block = opponent[next_block];
+                    if net.areas[next_area].anchor < net.blocks[block - na].anchor {
+                        next_area
+                    } else {
+                        block
+                    }
+                }
+            };
+            let region_id = regions.len() as u32 + 1;
             let (mut size, mut empty) = (0usize, 0usize);
             let (mut has_opponent, mut touches_edge) = (false, false);
             touched.clear();
@@ -114,7 +95,13 @@ impl Regions {
                 }
                 libs[b] += l;
             };
-            for &x in &members[start[k]..start[k + 1]] {
+            queue.clear();
+            queue.push(start);
+            seen[start] = true;
+            let mut k = 0;
+            while k < queue.len() {
+                let x = queue[k];
+                k += 1;
                 if x < na {
                     let area = &net.areas[x];
                     size += area.size as usize;
@@ -123,6 +110,9 @@ impl Regions {
                     for &(b, l) in &area.blocks {
                         if net.blocks[b].color == c {
                             touch(b, l, &mut touched);
+                        } else if !seen[na + b] {
+                            seen[na + b] = true;
+                            queue.push(na + b);
                         }
                     }
                 } else {
@@ -132,6 +122,12 @@ impl Regions {
                     touches_edge |= block.touches_edge;
                     for b in net.contacts(x - na) {
                         touch(b, 0, &mut touched);
+                    }
+                    for a in net.touching(x - na) {
+                        if !seen[a] {
+                            seen[a] = true;
+                            queue.push(a);
+                        }
                     }
                 }
             }
@@ -145,7 +141,7 @@ impl Regions {
             // Without opponent stones a region is a single area, its points in point order.
             let candidate = blocks.len() == 1 && !has_opponent && !touches_edge;
             let points = if candidate {
-                SmallVec::from_slice(net.area_points(&net.areas[members[start[k]]]))
+                SmallVec::from_slice(net.area_points(&net.areas[start]))
             } else {
                 SmallVec::new()
             };
@@ -161,22 +157,6 @@ impl Regions {
         }
         Regions { color: c, regions }
     }
-}
-
-/// The root of `x`'s set, halving the path on the way.
-fn root(parent: &mut [u32], mut x: usize) -> usize {
-    while parent[x] as usize != x {
-        parent[x] = parent[parent[x] as usize];
-        x = parent[x] as usize;
-    }
-    x
-}
-
-/// Joins the sets of `x` and `y`, under the smaller root so that roots stay stable.
-fn union(parent: &mut [u32], x: usize, y: usize) {
-    let (a, b) = (root(parent, x), root(parent, y));
-    let (lo, hi) = (a.min(b), a.max(b));
-    parent[hi] = lo as u32;
 }
 
 /// Benson's verdict for one colour.

@@ -92,6 +92,10 @@ pub struct Net {
     /// contact_start[b + 1]]`.
     contact_start: Vec<u32>,
     contacts: Vec<u32>,
+    /// Per block, the areas it touches, ascending: `touching[touching_start[b]..
+    /// touching_start[b + 1]]`.
+    touching_start: Vec<u32>,
+    touching: Vec<u32>,
 }
 
 impl Net {
@@ -247,22 +251,17 @@ impl Net {
             }
         }
 
-        let mut contact_start = vec![0u32; blocks.len() + 1];
-        for &(x, y) in &pairs {
-            contact_start[x as usize + 1] += 1;
-            contact_start[y as usize + 1] += 1;
-        }
-        for b in 0..blocks.len() {
-            contact_start[b + 1] += contact_start[b];
-        }
-        let mut fill = contact_start.clone();
-        let mut contacts = vec![0u32; 2 * pairs.len()];
-        for &(x, y) in &pairs {
-            for (from, to) in [(x, y), (y, x)] {
-                contacts[fill[from as usize] as usize] = to;
-                fill[from as usize] += 1;
-            }
-        }
+        let (contact_start, contacts) = csr(
+            blocks.len(),
+            pairs.iter().flat_map(|&(x, y)| [(x, y), (y, x)]),
+        );
+        let (touching_start, touching) = csr(
+            blocks.len(),
+            areas
+                .iter()
+                .enumerate()
+                .flat_map(|(a, area)| area.blocks.iter().map(move |&(b, _)| (b as u32, a as u32))),
+        );
         Net {
             blocks,
             shared_eyes,
@@ -271,12 +270,20 @@ impl Net {
             area_points,
             contact_start,
             contacts,
+            touching_start,
+            touching,
         }
     }
 
     /// The points of an area, in point order.
     pub fn area_points(&self, area: &Area) -> &[Idx] {
         &self.area_points[area.points.start as usize..area.points.end as usize]
+    }
+
+    /// The areas a block touches, ascending.
+    pub fn touching(&self, b: BlockId) -> impl Iterator<Item = usize> + '_ {
+        let range = self.touching_start[b] as usize..self.touching_start[b + 1] as usize;
+        self.touching[range].iter().map(|&a| a as usize)
     }
 
     /// The blocks of the other colour a block touches, in no particular order.
@@ -317,6 +324,25 @@ impl Net {
         t.shared_eyes = self.shared_eyes_of(c).count() as u32;
         t
     }
+}
+
+/// A relation as lists per key (compressed rows): for keys `0..keys`, where `key`'s values
+/// lie in the second vector, in the order the pairs come.
+fn csr(keys: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; keys + 1];
+    for (k, _) in pairs.clone() {
+        start[k as usize + 1] += 1;
+    }
+    for k in 0..keys {
+        start[k + 1] += start[k];
+    }
+    let mut fill = start.clone();
+    let mut values = vec![0u32; start[keys] as usize];
+    for (k, v) in pairs {
+        values[fill[k as usize] as usize] = v;
+        fill[k as usize] += 1;
+    }
+    (start, values)
 }
 
 /// The root of `i`'s set, halving the path on the way.

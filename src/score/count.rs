@@ -48,7 +48,9 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
     }
     Count {
         dead: removed,
-        ..tally(&b, &EmptyRegions::find(&b), FastBoard::from_board(&b))
+        ..tally(&b, &EmptyRegions::find(&b), [true; 2], || {
+            FastBoard::from_board(&b)
+        })
     }
 }
 
@@ -58,20 +60,52 @@ pub fn count_as_is(board: &Board, net: &Net) -> Count {
     tally(
         board,
         &EmptyRegions::from_net(board, net),
-        FastBoard::from_net(board, net),
+        may_need_teire(net),
+        || FastBoard::from_net(board, net),
     )
 }
 
-/// Counts a position whose dead stones are gone; `regions` are its empty regions and
-/// `playout_board` is the same position as the board the dame fills run on.
-fn tally(b: &Board, regions: &EmptyRegions, playout_board: FastBoard) -> Count {
+/// Per colour, whether any of its blocks has exactly one liberty in its own territory. A
+/// colour none of whose blocks has is spared the dame fills, which cannot give it teire:
+/// the fills are on dame, never on territory, and capture nothing, so a block's liberties
+/// in territory change only when blocks join, to the union of theirs, and no dame stone
+/// touches territory (a neutral region never borders a territory region). A block left in
+/// atari on a point of its territory is therefore made of blocks among which one had that
+/// point as its only territory liberty. Most professional positions need both fills anyway.
+fn may_need_teire(net: &Net) -> [bool; 2] {
+    let mut territory_liberties = vec![0u32; net.blocks.len()];
+    for area in &net.areas {
+        if area.border == 1 || area.border == 2 {
+            for &(b, libs) in &area.blocks {
+                territory_liberties[b] += libs;
+            }
+        }
+    }
+    let mut out = [false; 2];
+    for (block, &libs) in net.blocks.iter().zip(&territory_liberties) {
+        out[block.color.index()] |= libs == 1;
+    }
+    out
+}
+
+/// Counts a position whose dead stones are gone; `regions` are its empty regions, `may`
+/// says which colours' teire to look for, and `playout_board` makes the same position as a
+/// board the dame fills run on.
+fn tally(
+    b: &Board,
+    regions: &EmptyRegions,
+    may: [bool; 2],
+    playout_board: impl FnOnce() -> FastBoard,
+) -> Count {
     let mut out = Count {
         stones: [b.count(Color::Black), b.count(Color::White)],
         area_territory: regions.territory,
         neutral: regions.neutral,
         ..Count::default()
     };
-    out.teire = teire(b, regions, playout_board);
+    if may != [false; 2] {
+        out.teire = teire(b, regions, may, playout_board());
+    }
     for c in [Color::Black, Color::White] {
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
     }
@@ -133,14 +167,24 @@ impl EmptyRegions {
     /// The regions of a position whose net is built: its areas.
     pub(super) fn from_net(b: &Board, net: &Net) -> EmptyRegions {
         let n = b.cell_count();
-        let (mut border, mut size) = (vec![0u8; n], vec![0u32; n]);
+        let mut out = EmptyRegions {
+            border: vec![0u8; n],
+            size: vec![0u32; n],
+            territory: [0; 2],
+            neutral: 0,
+        };
         for area in &net.areas {
             for &i in net.area_points(area) {
-                border[i] = area.border;
-                size[i] = area.size;
+                out.border[i] = area.border;
+                out.size[i] = area.size;
+            }
+            match area.border {
+                1 => out.territory[0] += area.size,
+                2 => out.territory[1] += area.size,
+                _ => out.neutral += area.size,
             }
         }
-        EmptyRegions::total(border, size, b)
+        out
     }
 
     fn total(border: Vec<u8>, size: Vec<u32>, b: &Board) -> EmptyRegions {
@@ -179,7 +223,7 @@ impl EmptyRegions {
 /// this repeats until nothing changes. The fills run on the playout board, which keeps each
 /// block's liberty count: in a finished game the blocks are long, and walking them for every
 /// dame was the count's largest cost.
-fn teire(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [u32; 2] {
+fn teire(b: &Board, regions: &EmptyRegions, may: [bool; 2], start: FastBoard) -> [u32; 2] {
     // Collected without branches on the points' contents, which are unpredictable.
     let mut dame = vec![0; b.cell_count()];
     let mut k = 0;
@@ -197,10 +241,15 @@ fn teire(b: &Board, regions: &EmptyRegions, start: FastBoard) -> [u32; 2] {
     }
     dame.truncate(k);
     let mut out = [0; 2];
-    for (c, mut g) in [Color::Black, Color::White]
+    let colours = [Color::Black, Color::White]
         .into_iter()
-        .zip([start.clone(), start])
-    {
+        .filter(|c| may[c.index()]);
+    let boards = if may == [true; 2] {
+        vec![start.clone(), start]
+    } else {
+        vec![start]
+    };
+    for (c, mut g) in colours.zip(boards) {
         loop {
             let mut changed = false;
             for &d in &dame {
@@ -241,17 +290,45 @@ mod tests {
         b.idx(crate::go::Point::from_sgf(s).unwrap()).unwrap()
     }
 
-    /// Counting a position as it stands with its net gives what counting it with no dead
-    /// stone gives.
+    /// Counting a position as it stands with its net (areas from the net, fills skipped
+    /// where no teire can come) gives what counting it with no dead stone gives.
     #[test]
     fn counting_with_the_net_agrees() {
-        for seed in 0..80u64 {
+        let (mut skipped, mut teire) = (0, 0);
+        for seed in 0..300u64 {
             let size = [5, 7, 9, 13, 19][seed as usize % 5];
             let moves = seed as usize * 11 % (3 * size as usize * size as usize);
             let (board, _) = crate::go::random::random_position(seed, size, moves);
             let net = Net::build(&board);
-            assert_eq!(count_as_is(&board, &net), count(&board, &[]), "seed {seed}");
+            let c = count_as_is(&board, &net);
+            assert_eq!(c, count(&board, &[]), "seed {seed}");
+            skipped += may_need_teire(&net).iter().filter(|&&m| !m).count();
+            teire += usize::from(c.teire != [0, 0]);
         }
+        // Both branches were taken.
+        assert!(
+            skipped > 0 && teire > 0,
+            "{skipped} skipped, {teire} with teire"
+        );
+    }
+
+    /// Black's block has one liberty in its territory (aa) and one dame (ca), which White
+    /// fills: Black must connect at aa. White's block has many territory liberties, so
+    /// White's fills are skipped, and the count is the same as with them.
+    #[test]
+    fn only_a_colour_with_a_block_short_of_territory_liberties_is_filled() {
+        let b = Board::from_ascii(
+            ".X.O.
+             XXXO.
+             OOOO.
+             .....
+             .....",
+        );
+        let net = Net::build(&b);
+        assert_eq!(may_need_teire(&net), [true, false]);
+        let c = count_as_is(&b, &net);
+        assert_eq!(c.teire, [1, 0]);
+        assert_eq!(c, count(&b, &[]));
     }
 
     #[test]

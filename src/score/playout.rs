@@ -102,9 +102,11 @@ impl FastBoard {
             let stones = &block.stones;
             f.stones[h] = stones.len() as u32;
             let (mut count, mut sum, mut squares) = (0u32, 0u64, 0u64);
-            for (k, &s) in stones.iter().enumerate() {
+            // Each stone points to the next, the last back to the first (no division).
+            let after = stones.iter().skip(1).chain(&stones[..1]);
+            for (&s, &t) in stones.iter().zip(after) {
                 f.head[s] = h as u32;
-                f.next[s] = stones[(k + 1) % stones.len()] as u32;
+                f.next[s] = t as u32;
                 for nb in f.neighbours(s) {
                     let empty = f.cells[nb] == Cell::Empty;
                     count += u32::from(empty);
@@ -121,14 +123,16 @@ impl FastBoard {
 
     /// The heads of the blocks of `c`: one stone of each block, in point order.
     pub fn heads(&self, c: Color) -> Vec<Idx> {
-        let mut heads = vec![0; self.cells.len()];
-        let mut k = 0;
-        for i in self.points() {
-            heads[k] = i;
-            k += usize::from((self.cells[i] == Cell::Stone(c)) & (self.head[i] as usize == i));
-        }
-        heads.truncate(k);
-        heads
+        // Over the whole padded array, walls included (they hold no stone), which spares
+        // the row arithmetic and the bounds checks.
+        let stone = Cell::Stone(c);
+        self.cells
+            .iter()
+            .zip(&self.head)
+            .enumerate()
+            .filter(|&(i, (&cell, &h))| (cell == stone) & (h as usize == i))
+            .map(|(i, _)| i)
+            .collect()
     }
 
     pub fn points(&self) -> Points {
