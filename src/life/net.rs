@@ -141,12 +141,17 @@ impl Net {
         let mut blocks: Vec<Block> = Vec::with_capacity(sets[0]);
         let mut areas: Vec<Area> = Vec::with_capacity(sets[1]);
         let mut block_size: Vec<u32> = Vec::with_capacity(sets[0]);
+        // A parent always lies before its child in point order, and a set's root is its
+        // first point: in point order, each point's parent is numbered already, with the
+        // number of its set, and a root starts a new set.
         for i in board.points() {
-            let r = root(&mut parent, i) as usize;
             let cell = board.cell(i);
-            if number[r] == NO_BLOCK {
+            let up = parent[i] as usize;
+            if up != i {
+                number[i] = number[up];
+            } else {
                 if let Cell::Stone(color) = cell {
-                    number[r] = blocks.len() as u32;
+                    number[i] = blocks.len() as u32;
                     blocks.push(Block {
                         color,
                         anchor: i,
@@ -158,7 +163,7 @@ impl Net {
                     });
                     block_size.push(0);
                 } else {
-                    number[r] = areas.len() as u32;
+                    number[i] = areas.len() as u32;
                     areas.push(Area {
                         anchor: i,
                         size: 0,
@@ -169,7 +174,7 @@ impl Net {
                     });
                 }
             }
-            let k = number[r];
+            let k = number[i];
             if cell == Cell::Empty {
                 area_of[i] = k;
                 areas[k as usize].size += 1;
@@ -195,21 +200,14 @@ impl Net {
         let mut met = vec![0u64; (blocks_len * blocks_len).div_ceil(64)];
         for i in board.points() {
             let cell = board.cell(i);
-            let edge = board
-                .neighbours(i)
-                .iter()
-                .any(|&nb| board.cell(nb) == Cell::Wall);
             if cell == Cell::Empty {
                 let area = &mut areas[area_of[i] as usize];
                 area_points[area.points.end as usize] = i;
                 area.points.end += 1;
-                area.touches_edge |= edge;
                 continue;
             }
             let b = label[i];
-            let block = &mut blocks[b as usize];
-            block.stones.push(i);
-            block.touches_edge |= edge;
+            blocks[b as usize].stones.push(i);
             for nb in [i + 1, i + stride] {
                 let other = board.cell(nb);
                 if other != cell && other != Cell::Empty && other != Cell::Wall {
@@ -221,6 +219,24 @@ impl Net {
                         pairs.push((x, y));
                     }
                 }
+            }
+        }
+
+        // The points of the first and last rows and columns.
+        let (side, first) = (board.size() as usize, stride + 1);
+        let edge = (0..side).flat_map(|k| {
+            [
+                first + k,
+                first + (side - 1) * stride + k,
+                first + k * stride,
+                first + k * stride + side - 1,
+            ]
+        });
+        for i in edge {
+            if board.cell(i) == Cell::Empty {
+                areas[area_of[i] as usize].touches_edge = true;
+            } else {
+                blocks[label[i] as usize].touches_edge = true;
             }
         }
 
