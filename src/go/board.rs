@@ -378,16 +378,21 @@ impl Board {
 
     /// Flood-fills the block at `start` into `self.group` and says whether it has a liberty.
     /// Stops early at the first liberty, so `group` is complete only when it returns false.
+    #[inline]
     fn has_liberty(&mut self, start: Idx) -> bool {
         // Most blocks a move touches have a liberty beside the stone asked about: one test,
-        // mostly true, instead of a fill whose first steps branch unpredictably.
+        // mostly true, instead of a fill whose first steps branch unpredictably. Inlined, so
+        // that only the fill is a call.
         let beside = self
             .neighbours(start)
             .iter()
             .fold(false, |any, &n| any | (self.cells[n] == Cell::Empty));
-        if beside {
-            return true;
-        }
+        beside || self.fill_finds_liberty(start)
+    }
+
+    /// The fill behind `has_liberty`.
+    #[inline(never)]
+    fn fill_finds_liberty(&mut self, start: Idx) -> bool {
         let colour = self.cells[start];
         self.next_stamp();
         self.group.clear();

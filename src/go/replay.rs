@@ -131,6 +131,15 @@ impl Replay {
     /// Applies one node: setup first, then PL, then moves (FF[4] forbids mixing them, but
     /// records do it, and this order is the one editors show).
     fn apply_node(&mut self, node: &SgfNode<Prop>) -> Result<(), IllegalMove> {
+        // Most nodes are a move and nothing else: they skip the setup, markup and PL passes.
+        if !matches!(node.properties[..], [Prop::B(_) | Prop::W(_)]) {
+            self.apply_setup(node)?;
+        }
+        self.apply_moves(node)
+    }
+
+    /// Setup stones, territory markup and PL of a node, in that order.
+    fn apply_setup(&mut self, node: &SgfNode<Prop>) -> Result<(), IllegalMove> {
         for prop in node.properties() {
             let (points, colour) = match prop {
                 Prop::AB(ps) => (ps, Some(Color::Black)),
@@ -176,6 +185,11 @@ impl Replay {
                 };
             }
         }
+        Ok(())
+    }
+
+    /// The moves of a node.
+    fn apply_moves(&mut self, node: &SgfNode<Prop>) -> Result<(), IllegalMove> {
         for prop in node.properties() {
             let (colour, mv) = match prop {
                 Prop::B(mv) => (Color::Black, Some(*mv)),

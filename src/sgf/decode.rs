@@ -147,8 +147,8 @@ fn first_malformed(enc: &'static Encoding, bytes: &[u8]) -> usize {
 /// A NUL byte before any `(` means the file is not text at all. NULs later on (padding after
 /// the game, a stray byte in a comment) are left to the parser, which skips or rejects them.
 fn binary_at(bytes: &[u8]) -> Option<usize> {
-    let nul = bytes.iter().position(|&b| b == 0)?;
-    (!bytes[..nul].contains(&b'(')).then_some(nul)
+    let nul = memchr::memchr(0, bytes)?;
+    memchr::memchr(b'(', &bytes[..nul]).is_none().then_some(nul)
 }
 
 /// UTF-16 without a BOM: an SGF file starts with `(`, so its first code unit shows the order.
@@ -172,7 +172,9 @@ fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
 fn ca_property(bytes: &[u8]) -> Option<String> {
     let head = &bytes[..bytes.len().min(64 * 1024)];
     let mut from = 0;
-    while let Some(pos) = find(&head[from..], b"CA[") {
+    // Every file is searched, so with memchr's substring search rather than a window per
+    // byte (which cost as much as decoding the file).
+    while let Some(pos) = memchr::memmem::find(&head[from..], b"CA[") {
         let at = from + pos;
         // Must be a property identifier of its own, not the tail of e.g. `XCA[`.
         let standalone = at == 0 || !head[at - 1].is_ascii_uppercase();
@@ -187,10 +189,6 @@ fn ca_property(bytes: &[u8]) -> Option<String> {
         from = value_start;
     }
     None
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]
