@@ -84,8 +84,6 @@ pub struct Net {
     pub shared_eyes: Vec<SharedEye>,
     /// Empty regions, in order of their anchors.
     pub areas: Vec<Area>,
-    /// For each cell of the board's padded array, the block on it.
-    label: Vec<u32>,
     /// The areas' points, area after area, each area's in point order.
     area_points: Vec<Idx>,
     /// Per block, the blocks of the other colour it touches: `contacts[contact_start[b]..
@@ -134,9 +132,9 @@ impl Net {
             parent[i] = r;
         }
 
-        // Blocks and areas numbered in order of their first points, with their sizes.
+        // Blocks and areas numbered in order of their first points, with their sizes:
+        // `number` is the block or area on each point, `label` the block alone.
         let mut label = vec![NO_BLOCK; n];
-        let mut area_of = vec![NO_BLOCK; n];
         let mut number = vec![NO_BLOCK; n];
         let mut blocks: Vec<Block> = Vec::with_capacity(sets[0]);
         let mut areas: Vec<Area> = Vec::with_capacity(sets[1]);
@@ -149,34 +147,31 @@ impl Net {
             let up = parent[i] as usize;
             if up != i {
                 number[i] = number[up];
+            } else if let Cell::Stone(color) = cell {
+                number[i] = blocks.len() as u32;
+                blocks.push(Block {
+                    color,
+                    anchor: i,
+                    stones: Vec::new(),
+                    liberties: 0,
+                    own_eyes: Vec::new(),
+                    shared: Vec::new(),
+                    touches_edge: false,
+                });
+                block_size.push(0);
             } else {
-                if let Cell::Stone(color) = cell {
-                    number[i] = blocks.len() as u32;
-                    blocks.push(Block {
-                        color,
-                        anchor: i,
-                        stones: Vec::new(),
-                        liberties: 0,
-                        own_eyes: Vec::new(),
-                        shared: Vec::new(),
-                        touches_edge: false,
-                    });
-                    block_size.push(0);
-                } else {
-                    number[i] = areas.len() as u32;
-                    areas.push(Area {
-                        anchor: i,
-                        size: 0,
-                        border: 0,
-                        touches_edge: false,
-                        blocks: SmallVec::new(),
-                        points: 0..0,
-                    });
-                }
+                number[i] = areas.len() as u32;
+                areas.push(Area {
+                    anchor: i,
+                    size: 0,
+                    border: 0,
+                    touches_edge: false,
+                    blocks: SmallVec::new(),
+                    points: 0..0,
+                });
             }
             let k = number[i];
             if cell == Cell::Empty {
-                area_of[i] = k;
                 areas[k as usize].size += 1;
             } else {
                 label[i] = k;
@@ -201,7 +196,7 @@ impl Net {
         for i in board.points() {
             let cell = board.cell(i);
             if cell == Cell::Empty {
-                let area = &mut areas[area_of[i] as usize];
+                let area = &mut areas[number[i] as usize];
                 area_points[area.points.end as usize] = i;
                 area.points.end += 1;
                 continue;
@@ -234,7 +229,7 @@ impl Net {
         });
         for i in edge {
             if board.cell(i) == Cell::Empty {
-                areas[area_of[i] as usize].touches_edge = true;
+                areas[number[i] as usize].touches_edge = true;
             } else {
                 blocks[label[i] as usize].touches_edge = true;
             }
@@ -282,7 +277,6 @@ impl Net {
             blocks,
             shared_eyes,
             areas,
-            label,
             area_points,
             contact_start,
             contacts,
@@ -308,16 +302,12 @@ impl Net {
         self.contacts[range].iter().map(|&o| o as BlockId)
     }
 
-    /// Per cell of the padded array, the id of the block on it; `u32::MAX` where none is.
-    pub fn labels(&self) -> &[u32] {
-        &self.label
-    }
-
     /// The block on a cell, if any.
     #[cfg(test)]
     pub fn block_at(&self, i: Idx) -> Option<BlockId> {
-        let l = self.label[i];
-        (l != NO_BLOCK).then_some(l as BlockId)
+        self.blocks
+            .iter()
+            .position(|b| b.stones.binary_search(&i).is_ok())
     }
 
     /// Ids of one colour's blocks, in order.
