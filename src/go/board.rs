@@ -259,6 +259,11 @@ impl Board {
         self.cells[i]
     }
 
+    /// Every cell of the padded array, walls included, by index.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
     pub fn at(&self, p: Point) -> Cell {
         self.idx(p).map_or(Cell::Wall, |i| self.cells[i])
     }

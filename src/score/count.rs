@@ -48,7 +48,7 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
     }
     Count {
         dead: removed,
-        ..tally(&b, &EmptyRegions::find(&b), [true; 2], || {
+        ..tally(&b, &EmptyRegions::find(&b), None, || {
             FastBoard::from_board(&b)
         })
     }
@@ -60,19 +60,20 @@ pub fn count_as_is(board: &Board, net: &Net) -> Count {
     tally(
         board,
         &EmptyRegions::from_net(board, net),
-        may_need_teire(net),
+        Some(&short_of_territory(net)),
         || FastBoard::from_net(board, net),
     )
 }
 
-/// Per colour, whether any of its blocks has exactly one liberty in its own territory. A
-/// colour none of whose blocks has is spared the dame fills, which cannot give it teire:
-/// the fills are on dame, never on territory, and capture nothing, so a block's liberties
-/// in territory change only when blocks join, to the union of theirs, and no dame stone
-/// touches territory (a neutral region never borders a territory region). A block left in
-/// atari on a point of its territory is therefore made of blocks among which one had that
-/// point as its only territory liberty. Most professional positions need both fills anyway.
-fn may_need_teire(net: &Net) -> [bool; 2] {
+/// Per colour, the anchors of the blocks with exactly one liberty in their own territory:
+/// the only blocks that can need teire. The fills are on dame, never on territory, and
+/// capture nothing, so a block's liberties in territory change only when blocks join, to
+/// the union of theirs, and no dame stone touches territory (a neutral region never borders
+/// a territory region). A block left in atari on a point of its territory is therefore made
+/// of blocks among which one had that point as its only territory liberty. Connecting there
+/// joins only blocks beside the point, which the connecting block then stands for. A colour
+/// with no such block is spared the fills; most professional positions have one of each.
+fn short_of_territory(net: &Net) -> [Vec<Idx>; 2] {
     let mut territory_liberties = vec![0u32; net.blocks.len()];
     for area in &net.areas {
         if area.border == 1 || area.border == 2 {
@@ -81,20 +82,23 @@ fn may_need_teire(net: &Net) -> [bool; 2] {
             }
         }
     }
-    let mut out = [false; 2];
+    let mut out = [Vec::new(), Vec::new()];
     for (block, &libs) in net.blocks.iter().zip(&territory_liberties) {
-        out[block.color.index()] |= libs == 1;
+        if libs == 1 {
+            out[block.color.index()].push(block.anchor);
+        }
     }
     out
 }
 
-/// Counts a position whose dead stones are gone; `regions` are its empty regions, `may`
-/// says which colours' teire to look for, and `playout_board` makes the same position as a
-/// board the dame fills run on.
+/// Counts a position whose dead stones are gone; `regions` are its empty regions,
+/// `candidates` (per colour, a stone of each block that may need teire; `None`: every
+/// block may) say which blocks' teire to look for, and `playout_board` makes the same
+/// position as a board the dame fills run on.
 fn tally(
     b: &Board,
     regions: &EmptyRegions,
-    may: [bool; 2],
+    candidates: Option<&[Vec<Idx>; 2]>,
     playout_board: impl FnOnce() -> FastBoard,
 ) -> Count {
     let mut out = Count {
@@ -103,8 +107,8 @@ fn tally(
         neutral: regions.neutral,
         ..Count::default()
     };
-    if may != [false; 2] {
-        out.teire = teire(b, regions, may, playout_board());
+    if candidates.is_none_or(|k| k.iter().any(|k| !k.is_empty())) {
+        out.teire = teire(regions, candidates, playout_board());
     }
     for c in [Color::Black, Color::White] {
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
@@ -112,12 +116,15 @@ fn tally(
     out
 }
 
-/// Empty regions of a position: for each empty point, the colours bordering its region and
-/// the region's size.
+/// Empty regions of a position: which colours border each empty point's region, and the
+/// dame the count fills.
 pub(super) struct EmptyRegions {
     /// Bit 0: Black borders the region; bit 1: White does.
     border: Vec<u8>,
-    size: Vec<u32>,
+    /// Empty points in regions bordered by neither or both colours that are filled before
+    /// counting, in point order: all points of a region of at most `SMALL_NEUTRAL_REGION`,
+    /// and in larger ones those that touch both colours.
+    dame: Vec<Idx>,
     /// Points in regions bordered by Black only, by White only.
     territory: [u32; 2],
     /// Points in the other regions.
@@ -161,36 +168,9 @@ impl EmptyRegions {
                 size[i] = region.len() as u32;
             }
         }
-        EmptyRegions::total(border, size, b)
-    }
-
-    /// The regions of a position whose net is built: its areas.
-    pub(super) fn from_net(b: &Board, net: &Net) -> EmptyRegions {
-        let n = b.cell_count();
-        let mut out = EmptyRegions {
-            border: vec![0u8; n],
-            size: vec![0u32; n],
-            territory: [0; 2],
-            neutral: 0,
-        };
-        for area in &net.areas {
-            for &i in net.area_points(area) {
-                out.border[i] = area.border;
-                out.size[i] = area.size;
-            }
-            match area.border {
-                1 => out.territory[0] += area.size,
-                2 => out.territory[1] += area.size,
-                _ => out.neutral += area.size,
-            }
-        }
-        out
-    }
-
-    fn total(border: Vec<u8>, size: Vec<u32>, b: &Board) -> EmptyRegions {
         let mut out = EmptyRegions {
             border,
-            size,
+            dame: Vec::new(),
             territory: [0; 2],
             neutral: 0,
         };
@@ -200,9 +180,46 @@ impl EmptyRegions {
             }
             match out.owner(i) {
                 Some(c) => out.territory[c.index()] += 1,
-                None => out.neutral += 1,
+                None => {
+                    out.neutral += 1;
+                    if size[i] as usize <= SMALL_NEUTRAL_REGION || touches_both(b, i) {
+                        out.dame.push(i);
+                    }
+                }
             }
         }
+        out
+    }
+
+    /// The regions of a position whose net is built: its areas.
+    pub(super) fn from_net(b: &Board, net: &Net) -> EmptyRegions {
+        let mut out = EmptyRegions {
+            border: vec![0u8; b.cell_count()],
+            dame: Vec::new(),
+            territory: [0; 2],
+            neutral: 0,
+        };
+        for area in &net.areas {
+            let points = net.area_points(area);
+            for &i in points {
+                out.border[i] = area.border;
+            }
+            match area.border {
+                1 => out.territory[0] += area.size,
+                2 => out.territory[1] += area.size,
+                _ => {
+                    out.neutral += area.size;
+                    if area.size as usize <= SMALL_NEUTRAL_REGION {
+                        out.dame.extend_from_slice(points);
+                    } else {
+                        out.dame
+                            .extend(points.iter().filter(|&&i| touches_both(b, i)));
+                    }
+                }
+            }
+        }
+        // Area by area above; the fills go in point order.
+        out.dame.sort_unstable();
         out
     }
 
@@ -216,57 +233,49 @@ impl EmptyRegions {
     }
 }
 
-/// The number of teire points of each colour. For each colour `c` in turn, every dame is filled, by `c`
-/// where `c` can do so without leaving the filling block in atari, else by the opponent where
-/// it can; then each block of `c` left with one liberty in its own territory connects there,
-/// and that point is no territory. Connecting can leave the grown block in atari again, so
-/// this repeats until nothing changes. The fills run on the playout board, which keeps each
-/// block's liberty count: in a finished game the blocks are long, and walking them for every
-/// dame was the count's largest cost.
-fn teire(b: &Board, regions: &EmptyRegions, may: [bool; 2], start: FastBoard) -> [u32; 2] {
-    // Collected without branches on the points' contents, which are unpredictable.
-    let mut dame = vec![0; b.cell_count()];
-    let mut k = 0;
-    for i in b.points() {
-        let mut around = 0u8;
-        for nb in b.neighbours(i) {
-            around |= b.cell(nb).colour_bits();
-        }
-        dame[k] = i;
-        k += usize::from(
-            (b.cell(i) == Cell::Empty)
-                & regions.owner(i).is_none()
-                & ((around == 3) | (regions.size[i] as usize <= SMALL_NEUTRAL_REGION)),
-        );
+/// Whether stones of both colours are beside a point.
+fn touches_both(b: &Board, i: Idx) -> bool {
+    let mut around = 0u8;
+    for nb in b.neighbours(i) {
+        around |= b.cell(nb).colour_bits();
     }
-    dame.truncate(k);
+    around == 3
+}
+
+/// The number of teire points of each colour. For each colour `c` in turn, every dame is
+/// filled, by `c` where `c` can do so without leaving the filling block in atari, else by
+/// the opponent where it can; then each block of `c` left with one liberty in its own
+/// territory connects there, and that point is no territory. Connecting can leave the grown
+/// block in atari again, so this repeats until nothing changes. The fills run on the playout
+/// board, which keeps each block's liberty count: in a finished game the blocks are long,
+/// and walking them for every dame was the count's largest cost.
+fn teire(regions: &EmptyRegions, candidates: Option<&[Vec<Idx>; 2]>, start: FastBoard) -> [u32; 2] {
     let mut out = [0; 2];
-    let colours = [Color::Black, Color::White]
+    let colours: Vec<Color> = [Color::Black, Color::White]
         .into_iter()
-        .filter(|c| may[c.index()]);
-    let boards = if may == [true; 2] {
-        vec![start.clone(), start]
-    } else {
-        vec![start]
-    };
-    for (c, mut g) in colours.zip(boards) {
-        loop {
-            let mut changed = false;
-            for &d in &dame {
-                if g.cell(d) == Cell::Empty
-                    && (g.fill_safely(c, d) || g.fill_safely(c.opponent(), d))
-                {
-                    changed = true;
-                }
+        .filter(|c| candidates.is_none_or(|k| !k[c.index()].is_empty()))
+        .collect();
+    let mut start = Some(start);
+    for (k, &c) in colours.iter().enumerate() {
+        let mut g = if k + 1 == colours.len() {
+            start.take().expect("one board per colour")
+        } else {
+            start.clone().expect("one board per colour")
+        };
+        fill_dame(&mut g, &regions.dame, c);
+        // Each block once, by its head, in point order. Connecting merges only blocks beside
+        // the point played, and the loop goes on with the merged block, so a head whose block
+        // has since merged finds a block already looked at, which stops as it stopped before.
+        let heads = match candidates {
+            Some(k) => {
+                let mut heads: Vec<Idx> = k[c.index()].iter().map(|&s| g.head(s)).collect();
+                heads.sort_unstable();
+                heads.dedup();
+                heads
             }
-            if !changed {
-                break;
-            }
-        }
-        // Each block of c once, by its head. Connecting merges only blocks beside the point
-        // played, and the loop goes on with the merged block, so a head whose block has since
-        // merged finds a block already looked at, which stops as it stopped before.
-        for h in g.heads(c) {
+            None => g.heads(c),
+        };
+        for h in heads {
             let mut s = h;
             while g.in_atari(s) {
                 let t = g.atari_liberty(s);
@@ -280,6 +289,28 @@ fn teire(b: &Board, regions: &EmptyRegions, may: [bool; 2], start: FastBoard) ->
         }
     }
     out
+}
+
+/// Fills the dame for `c`: passes over them in point order, each dame by `c` where it can
+/// be filled safely, else by the opponent where it can, until a pass fills nothing. The
+/// passes go round the dame still open, and stop once every one of them failed since the
+/// last fill: the board has not changed since, so a further pass would fill nothing either.
+fn fill_dame(g: &mut FastBoard, dame: &[Idx], c: Color) {
+    let mut open = dame.to_vec();
+    let (mut k, mut failed) = (0, 0);
+    while failed < open.len() {
+        let d = open[k];
+        if g.fill_safely(c, d) || g.fill_safely(c.opponent(), d) {
+            open.remove(k);
+            failed = 0;
+        } else {
+            k += 1;
+            failed += 1;
+        }
+        if k == open.len() {
+            k = 0;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -302,7 +333,10 @@ mod tests {
             let net = Net::build(&board);
             let c = count_as_is(&board, &net);
             assert_eq!(c, count(&board, &[]), "seed {seed}");
-            skipped += may_need_teire(&net).iter().filter(|&&m| !m).count();
+            skipped += short_of_territory(&net)
+                .iter()
+                .filter(|k| k.is_empty())
+                .count();
             teire += usize::from(c.teire != [0, 0]);
         }
         // Both branches were taken.
@@ -310,6 +344,47 @@ mod tests {
             skipped > 0 && teire > 0,
             "{skipped} skipped, {teire} with teire"
         );
+    }
+
+    /// Going round the dame still open stops where full passes over all of them stop, with
+    /// the same stones on the board.
+    #[test]
+    fn filling_round_the_open_dame_ends_as_full_passes_do() {
+        let mut refilled = 0;
+        for seed in 0..200u64 {
+            let size = [7, 9, 13, 19][seed as usize % 4];
+            let moves = seed as usize * 13 % (2 * size as usize * size as usize);
+            let (board, _) = crate::go::random::random_position(seed, size, moves);
+            let regions = EmptyRegions::find(&board);
+            for c in [Color::Black, Color::White] {
+                let mut round = FastBoard::from_board(&board);
+                fill_dame(&mut round, &regions.dame, c);
+                let mut passes = FastBoard::from_board(&board);
+                for pass in 0.. {
+                    let mut changed = false;
+                    for &d in &regions.dame {
+                        if passes.cell(d) == Cell::Empty
+                            && (passes.fill_safely(c, d) || passes.fill_safely(c.opponent(), d))
+                        {
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                    refilled += usize::from(pass == 1);
+                }
+                for i in board.points() {
+                    assert_eq!(
+                        round.cell(i),
+                        passes.cell(i),
+                        "seed {seed}, {c:?}, point {i}"
+                    );
+                }
+            }
+        }
+        // Some positions needed a second pass that filled something.
+        assert!(refilled > 0);
     }
 
     /// Black's block has one liberty in its territory (aa) and one dame (ca), which White
@@ -325,7 +400,8 @@ mod tests {
              .....",
         );
         let net = Net::build(&b);
-        assert_eq!(may_need_teire(&net), [true, false]);
+        let short = short_of_territory(&net);
+        assert!(!short[0].is_empty() && short[1].is_empty());
         let c = count_as_is(&b, &net);
         assert_eq!(c.teire, [1, 0]);
         assert_eq!(c, count(&b, &[]));

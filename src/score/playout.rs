@@ -78,7 +78,7 @@ impl FastBoard {
         FastBoard {
             size: b.size(),
             stride: b.size() as usize + 2,
-            cells: (0..n).map(|i| b.cell(i)).collect(),
+            cells: b.cells().to_vec(),
             head: vec![0; n],
             next: vec![0; n],
             stones: vec![0; n],
@@ -198,8 +198,8 @@ impl FastBoard {
 
     /// Whether `c` at the empty `i` would leave its block with one liberty and capture
     /// nothing.
-    pub fn self_atari(&mut self, c: Color, i: Idx) -> bool {
-        if self.liberties_if_played(c, i) >= 2 {
+    pub fn self_atari(&self, c: Color, i: Idx) -> bool {
+        if self.two_liberties_if_played(c, i) {
             return false;
         }
         !self
@@ -241,38 +241,46 @@ impl FastBoard {
         size <= most && ataris
     }
 
-    /// Distinct liberties, up to two, of the block a stone of `c` at `i` would make, before
-    /// captures.
-    fn liberties_if_played(&mut self, c: Color, i: Idx) -> u32 {
-        let stamp = self.next_stamp();
-        self.mark[i] = stamp;
-        let mut libs = 0;
-        // The four neighbours are distinct: no mark to check yet, and no branch.
-        for n in self.neighbours(i) {
-            let empty = self.cells[n] == Cell::Empty;
-            self.mark[n] = if empty { stamp } else { self.mark[n] };
-            libs += u32::from(empty);
-        }
-        if libs >= 2 {
-            return libs;
-        }
-        for n in self.neighbours(i) {
-            if self.cells[n] != Cell::Stone(c) || self.in_atari(n) {
-                // A block in atari beside the empty `i` has `i` as its only liberty.
-                continue;
-            }
-            self.each_neighbour(n, |b, m| {
-                if b.cells[m] == Cell::Empty && b.mark[m] != stamp {
-                    b.mark[m] = stamp;
-                    libs += 1;
+    /// Whether the block a stone of `c` at the empty `i` would make has two liberties or
+    /// more, before captures. Read off the liberty sums, as in `small_sacrifice`: a block
+    /// beside `i` less its pairs with `i` has no other liberty, exactly one (which the sums
+    /// name), or more; so no block is walked.
+    fn two_liberties_if_played(&self, c: Color, i: Idx) -> bool {
+        let nb = self.neighbours(i);
+        let mut one = None;
+        let mut heads = [usize::MAX; 4];
+        for (k, &n) in nb.iter().enumerate() {
+            let liberty = match self.cells[n] {
+                Cell::Empty => n,
+                Cell::Stone(o) if o == c => {
+                    let h = self.head_of(n);
+                    if heads.contains(&h) {
+                        continue;
+                    }
+                    heads[k] = h;
+                    let sides = nb
+                        .iter()
+                        .filter(|&&m| self.cells[m] == Cell::Stone(c) && self.head_of(m) == h)
+                        .count() as u64;
+                    let libs = u64::from(self.plib[h]) - sides;
+                    if libs == 0 {
+                        continue;
+                    }
+                    let sum = self.lsum[h] - sides * i as u64;
+                    let squares = self.lsq[h] - sides * (i * i) as u64;
+                    if libs * squares != sum * sum {
+                        return true;
+                    }
+                    (sum / libs) as usize
                 }
-                libs < 2
-            });
-            if libs >= 2 {
-                return libs;
+                _ => continue,
+            };
+            match one {
+                Some(l) if l != liberty => return true,
+                _ => one = Some(liberty),
             }
         }
-        libs
+        false
     }
 
     /// Calls `f` with each neighbour of each stone of the block of `i` (a point once per
@@ -354,7 +362,7 @@ impl FastBoard {
     /// Plays `c` at the empty `i` if that captures nothing and leaves the block it joins with
     /// two liberties; otherwise leaves the board as it was. This is how the count fills dame.
     pub fn fill_safely(&mut self, c: Color, i: Idx) -> bool {
-        let ok = self.liberties_if_played(c, i) >= 2
+        let ok = self.two_liberties_if_played(c, i)
             && !self
                 .neighbours(i)
                 .into_iter()
