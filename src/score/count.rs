@@ -107,13 +107,18 @@ fn tally(
         neutral: regions.neutral,
         ..Count::default()
     };
-    if candidates.is_none_or(|k| k.iter().any(|k| !k.is_empty())) {
+    if may_need_teire(candidates) != [false; 2] {
         out.teire = teire(regions, candidates, playout_board());
     }
     for c in [Color::Black, Color::White] {
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
     }
     out
+}
+
+/// Per colour, whether the fills must run: unless no block of that colour is a candidate.
+fn may_need_teire(candidates: Option<&[Vec<Idx>; 2]>) -> [bool; 2] {
+    candidates.map_or([true; 2], |k| k.each_ref().map(|k| !k.is_empty()))
 }
 
 /// Empty regions of a position: which colours border each empty point's region, and the
@@ -253,7 +258,7 @@ fn teire(regions: &EmptyRegions, candidates: Option<&[Vec<Idx>; 2]>, start: Fast
     let mut out = [0; 2];
     let colours: Vec<Color> = [Color::Black, Color::White]
         .into_iter()
-        .filter(|c| candidates.is_none_or(|k| !k[c.index()].is_empty()))
+        .filter(|c| may_need_teire(candidates)[c.index()])
         .collect();
     let mut start = Some(start);
     for (k, &c) in colours.iter().enumerate() {
