@@ -30,8 +30,8 @@ use libmimalloc_sys as mi;
 /// least that large; smaller blocks are aligned to their size's power of two.
 const MIN_ALIGN: usize = 16;
 
-/// One thread's arena: four times what the largest professional game file needs.
-const CHUNK: usize = 4 << 20;
+/// One thread's arena: twice what the largest professional game file needs (0.9 MiB).
+const CHUNK: usize = 2 << 20;
 /// How many threads can hold an arena at once; the others allocate from mimalloc alone.
 const SLOTS: usize = 64;
 const REGION_SIZE: usize = CHUNK * SLOTS;

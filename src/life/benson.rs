@@ -174,9 +174,16 @@ pub fn benson(net: &Net, regions: &Regions) -> Benson {
     let c = regions.color;
     let mut alive: Vec<bool> = net.blocks.iter().map(|b| b.color == c).collect();
     let is_vital = |r: &Region, alive: &[bool]| r.blocks.iter().all(|&b| alive[b]);
+    // Only regions healthy for some block can be vital for one.
+    let healthy: Vec<&Region> = regions
+        .regions
+        .iter()
+        .filter(|r| !r.healthy_for.is_empty())
+        .collect();
+    let mut vital_count = vec![0usize; net.blocks.len()];
     loop {
-        let mut vital_count = vec![0usize; net.blocks.len()];
-        for r in &regions.regions {
+        vital_count.fill(0);
+        for &r in &healthy {
             if is_vital(r, &alive) {
                 for &b in &r.healthy_for {
                     vital_count[b] += 1;
@@ -194,10 +201,9 @@ pub fn benson(net: &Net, regions: &Regions) -> Benson {
             break;
         }
     }
-    let territory = regions
-        .regions
+    let territory = healthy
         .iter()
-        .filter(|r| !r.healthy_for.is_empty() && !r.blocks.is_empty() && is_vital(r, &alive))
+        .filter(|r| !r.blocks.is_empty() && is_vital(r, &alive))
         .map(|r| r.size)
         .sum();
     Benson { alive, territory }

@@ -48,17 +48,24 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
     }
     Count {
         dead: removed,
-        ..tally(&b, &EmptyRegions::find(&b), None, || {
-            FastBoard::from_board(&b)
-        })
+        ..tally(
+            [b.count(Color::Black), b.count(Color::White)],
+            &EmptyRegions::find(&b),
+            None,
+            || FastBoard::from_board(&b),
+        )
     }
 }
 
 /// Counts the position as it stands, no stone dead, reusing its net's blocks and areas
 /// instead of finding them again.
 pub fn count_as_is(board: &Board, net: &Net) -> Count {
+    let mut stones = [0; 2];
+    for block in &net.blocks {
+        stones[block.color.index()] += block.stones.len() as u32;
+    }
     tally(
-        board,
+        stones,
         &EmptyRegions::from_net(board, net),
         Some(&short_of_territory(net)),
         || FastBoard::from_net(board, net),
@@ -91,18 +98,18 @@ fn short_of_territory(net: &Net) -> [Vec<Idx>; 2] {
     out
 }
 
-/// Counts a position whose dead stones are gone; `regions` are its empty regions,
-/// `candidates` (per colour, a stone of each block that may need teire; `None`: every
-/// block may) say which blocks' teire to look for, and `playout_board` makes the same
-/// position as a board the dame fills run on.
+/// Counts a position whose dead stones are gone, with `stones` of each colour on it;
+/// `regions` are its empty regions, `candidates` (per colour, a stone of each block that
+/// may need teire; `None`: every block may) say which blocks' teire to look for, and
+/// `playout_board` makes the same position as a board the dame fills run on.
 fn tally(
-    b: &Board,
+    stones: [u32; 2],
     regions: &EmptyRegions,
     candidates: Option<&[Vec<Idx>; 2]>,
     playout_board: impl FnOnce() -> FastBoard,
 ) -> Count {
     let mut out = Count {
-        stones: [b.count(Color::Black), b.count(Color::White)],
+        stones,
         area_territory: regions.territory,
         neutral: regions.neutral,
         ..Count::default()

@@ -26,7 +26,8 @@ pub struct FastBoard {
     ko: Option<(Idx, Color)>,
     /// The points the last move emptied by capture.
     captured: Vec<Idx>,
-    /// Scratch marks for the few walks left.
+    /// Scratch marks for the few walks left, made on the first: the count's fills walk
+    /// nothing, and its boards are built and copied for every game.
     mark: Vec<u32>,
     stamp: u32,
 }
@@ -87,7 +88,7 @@ impl FastBoard {
             lsq: vec![0; n],
             ko: None,
             captured: Vec::new(),
-            mark: vec![0; n],
+            mark: Vec::new(),
             stamp: 0,
         }
     }
@@ -351,6 +352,9 @@ impl FastBoard {
 
     /// A fresh mark for a walk.
     fn next_stamp(&mut self) -> u32 {
+        if self.mark.is_empty() {
+            self.mark = vec![0; self.cells.len()];
+        }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.mark.iter_mut().for_each(|m| *m = 0);

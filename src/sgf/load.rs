@@ -52,7 +52,12 @@ impl Drop for Tree {
 
 fn dismantle<P: SgfProp>(mut stack: Vec<SgfNode<P>>) {
     while let Some(mut node) = stack.pop() {
-        stack.append(&mut node.children);
+        if stack.is_empty() {
+            // Along a line of play: take the children's list itself, not a copy of it.
+            stack = std::mem::take(&mut node.children);
+        } else {
+            stack.append(&mut node.children);
+        }
     }
 }
 
