@@ -20,36 +20,34 @@ bin=target/release/livingblocks
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-best() { # threads -> "wall_s games rss_kib" of the fastest run
-  local j=$1 line bestline="" bestwall=""
-  for _ in $(seq "$repeats"); do
-    # shellcheck disable=SC2086
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" analyze "$dir" --out "$work/j$j" -j "$j" -q ${BENCH_ARGS:-} 2>"$work/log"
-    local games; games=$(grep -o '[0-9]* games in' "$work/log" | grep -o '^[0-9]*')
-    read -r wall rss <"$work/time"
-    line="$wall $games $rss"
-    if [ -z "$bestwall" ] || awk -v a="$wall" -v b="$bestwall" 'BEGIN{exit !(a<b)}'; then
-      bestwall=$wall; bestline=$line
-    fi
-  done
-  echo "$bestline"
+run() { # threads -> "wall_s games rss_kib" of one run
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%e %M" -o "$work/time" "$bin" analyze "$dir" --out "$work/j$1" -j "$1" -q ${BENCH_ARGS:-} 2>"$work/log"
+  local games wall rss; games=$(grep -o '[0-9]* games in' "$work/log" | grep -o '^[0-9]*')
+  read -r wall rss <"$work/time"
+  echo "$wall $games $rss"
+}
+faster() { # "wall games rss" candidates -> the one with the least wall time
+  awk 'NF && (best == "" || $1 < w) {w = $1; best = $0} END {print best}'
+}
+baseline_rate() { # example -> games/s of one run
+  target/release/examples/"$1" "$dir" | grep -o '[0-9]* games/s' | grep -o '^[0-9]*'
 }
 
-# One untimed pass first, so that every timed run reads the files from the page cache.
+# One untimed pass first, so that every timed run reads the files from the page cache. Then
+# the two baselines and the one-thread run take turns, so that the machine's drift during the
+# session weighs on all three alike.
 target/release/examples/parse_baseline "$dir" >/dev/null
-best_baseline() { # example -> best games/s of $repeats runs
-  local best=0 b
-  for _ in $(seq "$repeats"); do
-    b=$(target/release/examples/"$1" "$dir" | grep -o '[0-9]* games/s' | grep -o '^[0-9]*')
-    if [ "$b" -gt "$best" ]; then best=$b; fi
-  done
-  echo "$best"
-}
-baseline=$(best_baseline parse_baseline)
-baseline_mi=$(best_baseline parse_baseline_mimalloc)
-
-read -r w1 g1 r1 <<<"$(best 1)"
-read -r wn gn rn <<<"$(best "$threads")"
+baseline=0 baseline_mi=0 ones=""
+for _ in $(seq "$repeats"); do
+  b=$(baseline_rate parse_baseline); [ "$b" -gt "$baseline" ] && baseline=$b
+  b=$(baseline_rate parse_baseline_mimalloc); [ "$b" -gt "$baseline_mi" ] && baseline_mi=$b
+  ones+="$(run 1)"$'\n'
+done
+read -r w1 g1 r1 <<<"$(faster <<<"$ones")"
+ns=""
+for _ in $(seq "$repeats"); do ns+="$(run "$threads")"$'\n'; done
+read -r wn gn rn <<<"$(faster <<<"$ns")"
 same=yes
 for f in games.csv blocks.csv chains.csv big_eyes.csv manifest.tsv summary.csv report.md; do
   cmp -s "$work/j1/$f" "$work/j$threads/$f" || same=no
@@ -78,8 +76,8 @@ $(free -g | awk '/Mem:/{print $2}') GiB, release build, best of $repeats runs, f
 
 Speed-up at $threads threads: ${speedup}×. Outputs byte-identical at 1 and $threads threads: $same.
 
-Baseline (sgf-parse alone reading, parsing and walking the main lines, one thread; measured in
-the same session): $baseline games/s with the system allocator (\`cargo run --release --example
+Baseline (sgf-parse alone reading, parsing and walking the main lines, one thread; best of
+$repeats runs taking turns with the one-thread runs): $baseline games/s with the system allocator (\`cargo run --release --example
 parse_baseline -- $dir\`), $baseline_mi games/s with mimalloc, the binary's allocator
 (\`--example parse_baseline_mimalloc\`). One thread of the full run reaches $(awk -v g="$g1" -v w="$w1" -v b="$baseline" 'BEGIN{printf "%.0f", 100*g/w/b}') % of the
 first and $(awk -v g="$g1" -v w="$w1" -v b="$baseline_mi" 'BEGIN{printf "%.0f", 100*g/w/b}') % of the second.
