@@ -84,8 +84,7 @@ pub struct Net {
     pub shared_eyes: Vec<SharedEye>,
     /// Empty regions, in order of their anchors.
     pub areas: Vec<Area>,
-    /// The points of every block and area, one after the other in order of their first
-    /// points, each one's in point order; an area's `points` is its part.
+    /// The areas' points, area after area, each area's in point order.
     area_points: Vec<Idx>,
     /// Per block, the blocks of the other colour it touches: `contacts[contact_start[b]..
     /// contact_start[b + 1]]`.
@@ -101,17 +100,18 @@ impl Net {
     /// Finds all blocks, liberties, areas and eyes of a position.
     ///
     /// One scan in point order joins each point with its left and upper neighbour when both
-    /// hold the same (union-find); a second numbers the sets, blocks and areas together, in
-    /// order of their first points; a third lists each set's points. This replaced a flood
-    /// fill per block; the areas it adds spare Benson and the count fills of their own. The
-    /// loops over points do not branch on what a point holds, which is unpredictable: the
-    /// branches they had cost more than the rest of the net.
+    /// hold the same (union-find); a second numbers the sets in order of their first points,
+    /// a third lists each block's stones and each area's points. This replaced a flood fill
+    /// per block; the areas it adds spare Benson and the count fills of their own.
     pub fn build(board: &Board) -> Net {
         let n = board.cell_count();
         let stride = board.stride();
         let mut parent: Vec<u32> = vec![0; n];
+        // How many sets of stones and of empty points there are, for the lists' capacities.
+        let mut sets = [0usize; 2];
         for i in board.points() {
             let c = board.cell(i);
+            let kind = usize::from(c == Cell::Empty);
             let mut r = i as u32;
             if board.cell(i - 1) == c {
                 r = root(&mut parent, i - 1);
@@ -123,114 +123,99 @@ impl Net {
                     let (lo, hi) = (up.min(r), up.max(r));
                     parent[hi as usize] = lo;
                     r = lo;
+                    sets[kind] -= 1;
                 } else {
                     r = up;
                 }
             }
+            sets[kind] += usize::from(r == i as u32);
             parent[i] = r;
         }
 
+        // Blocks and areas numbered in order of their first points, with their sizes:
+        // `number` is the block or area on each point, `label` the block alone.
+        let mut label = vec![NO_BLOCK; n];
+        let mut number = vec![NO_BLOCK; n];
+        let mut blocks: Vec<Block> = Vec::with_capacity(sets[0]);
+        let mut areas: Vec<Area> = Vec::with_capacity(sets[1]);
+        let mut block_size: Vec<u32> = Vec::with_capacity(sets[0]);
         // A parent always lies before its child in point order, and a set's root is its
         // first point: in point order, each point's parent is numbered already, with the
         // number of its set, and a root starts a new set.
-        let mut set = vec![0u32; n];
-        let mut roots = vec![0usize; n];
-        let mut sets = 0usize;
         for i in board.points() {
+            let cell = board.cell(i);
             let up = parent[i] as usize;
-            let is_root = up == i;
-            set[i] = if is_root { sets as u32 } else { set[up] };
-            roots[sets] = i;
-            sets += usize::from(is_root);
-        }
-        roots.truncate(sets);
-        // Each set's points, set after set, each set's in point order.
-        let mut start = vec![0u32; sets + 1];
-        for i in board.points() {
-            start[set[i] as usize + 1] += 1;
-        }
-        for k in 0..sets {
-            start[k + 1] += start[k];
-        }
-        let mut fill = start.clone();
-        let mut members = vec![0; start[sets] as usize];
-        for i in board.points() {
-            let s = set[i] as usize;
-            members[fill[s] as usize] = i;
-            fill[s] += 1;
-        }
-
-        // Blocks and areas, each in order of their first points; `id` is the block or area
-        // each set is.
-        let mut id = vec![0u32; sets];
-        let mut blocks: Vec<Block> = Vec::new();
-        let mut areas: Vec<Area> = Vec::new();
-        for (s, &r) in roots.iter().enumerate() {
-            let points = start[s]..start[s + 1];
-            if let Cell::Stone(color) = board.cell(r) {
-                id[s] = blocks.len() as u32;
+            if up != i {
+                number[i] = number[up];
+            } else if let Cell::Stone(color) = cell {
+                number[i] = blocks.len() as u32;
                 blocks.push(Block {
                     color,
-                    anchor: r,
-                    stones: members[points.start as usize..points.end as usize].to_vec(),
+                    anchor: i,
+                    stones: Vec::new(),
                     liberties: 0,
                     own_eyes: Vec::new(),
                     shared: Vec::new(),
                     touches_edge: false,
                 });
+                block_size.push(0);
             } else {
-                id[s] = areas.len() as u32;
+                number[i] = areas.len() as u32;
                 areas.push(Area {
-                    anchor: r,
-                    size: points.end - points.start,
+                    anchor: i,
+                    size: 0,
                     border: 0,
                     touches_edge: false,
                     blocks: SmallVec::new(),
-                    points,
+                    points: 0..0,
                 });
             }
-        }
-        // The block on each point, `NO_BLOCK` where there is none.
-        let mut label = vec![NO_BLOCK; n];
-        for i in board.points() {
-            let k = id[set[i] as usize];
-            label[i] = if board.cell(i) == Cell::Empty {
-                NO_BLOCK
+            let k = number[i];
+            if cell == Cell::Empty {
+                areas[k as usize].size += 1;
             } else {
-                k
-            };
+                label[i] = k;
+                block_size[k as usize] += 1;
+            }
         }
 
+        for (block, &size) in blocks.iter_mut().zip(&block_size) {
+            block.stones = Vec::with_capacity(size as usize);
+        }
+        let mut next = 0u32;
+        for area in &mut areas {
+            area.points = next..next;
+            next += area.size;
+        }
+        let mut area_points = vec![0; next as usize];
         // Blocks of different colours in touch, each pair once as (lower id, higher id);
-        // `met` is the matrix of pairs already listed, with one more bit that stands for
-        // "not a pair", so that no branch asks which.
+        // `met` is the matrix of pairs already listed.
         let blocks_len = blocks.len();
-        let not_a_pair = blocks_len * blocks_len;
-        let mut met = vec![0u64; (not_a_pair + 1).div_ceil(64)];
-        let stones: usize = blocks.iter().map(|b| b.stones.len()).sum();
-        let mut pairs: Vec<(u32, u32)> = vec![(0, 0); 2 * stones];
-        let mut found = 0;
-        for (b, block) in blocks.iter().enumerate() {
-            let colour = Cell::Stone(block.color).colour_bits();
-            for &i in &block.stones {
-                for nb in [i + 1, i + stride] {
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut met = vec![0u64; (blocks_len * blocks_len).div_ceil(64)];
+        for i in board.points() {
+            let cell = board.cell(i);
+            if cell == Cell::Empty {
+                let area = &mut areas[number[i] as usize];
+                area_points[area.points.end as usize] = i;
+                area.points.end += 1;
+                continue;
+            }
+            let b = label[i];
+            blocks[b as usize].stones.push(i);
+            for nb in [i + 1, i + stride] {
+                let other = board.cell(nb);
+                if other != cell && other != Cell::Empty && other != Cell::Wall {
                     let o = label[nb];
-                    let (x, y) = ((b as u32).min(o), (b as u32).max(o));
-                    let other_colour = colour | board.cell(nb).colour_bits() == 3;
-                    let bit = if other_colour {
-                        x as usize * blocks_len + y as usize
-                    } else {
-                        not_a_pair
-                    };
-                    let new = other_colour & (met[bit / 64] >> (bit % 64) & 1 == 0);
-                    met[bit / 64] |= u64::from(new) << (bit % 64);
-                    pairs[found] = (x, y);
-                    found += usize::from(new);
+                    let (x, y) = (b.min(o), b.max(o));
+                    let bit = x as usize * blocks_len + y as usize;
+                    if met[bit / 64] & 1 << (bit % 64) == 0 {
+                        met[bit / 64] |= 1 << (bit % 64);
+                        pairs.push((x, y));
+                    }
                 }
             }
         }
-        pairs.truncate(found);
-        let area_points = members;
 
         // The points of the first and last rows and columns.
         let (side, first) = (board.size() as usize, stride + 1);
@@ -243,11 +228,10 @@ impl Net {
             ]
         });
         for i in edge {
-            let k = id[set[i] as usize] as usize;
             if board.cell(i) == Cell::Empty {
-                areas[k].touches_edge = true;
+                areas[number[i] as usize].touches_edge = true;
             } else {
-                blocks[k].touches_edge = true;
+                blocks[label[i] as usize].touches_edge = true;
             }
         }
 
