@@ -106,6 +106,10 @@ impl Arena {
             return self.start.get() != NO_CHUNK;
         }
         self.claimed.set(true);
+        // Without the hand-back (a thread already ending) the chunk would never return.
+        if HANDBACK.try_with(|_| ()).is_err() {
+            return false;
+        }
         let Some(base) = region() else {
             return false;
         };
@@ -118,7 +122,6 @@ impl Arena {
             match HELD.compare_exchange(held, held | 1 << slot, Ordering::AcqRel, Ordering::Acquire)
             {
                 Ok(_) => {
-                    HANDBACK.with(|_| ());
                     self.start.set(base + slot * CHUNK);
                     self.next.set(base + slot * CHUNK);
                     return true;
