@@ -8,6 +8,14 @@
 use crate::go::board::{Board, Cell, Color, Idx, Points};
 use crate::life::Net;
 
+/// What a block's liberty sums say of its liberties other than one point (`FastBoard::others`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Others {
+    None,
+    One(Idx),
+    More,
+}
+
 #[derive(Clone)]
 pub struct FastBoard {
     size: u8,
@@ -230,22 +238,13 @@ impl FastBoard {
                 size += self.stones[h];
                 continue;
             }
-            let sides = nb
-                .iter()
-                .filter(|&&m| self.cells[m] == Cell::Stone(o) && self.head_of(m) == h)
-                .count() as u64;
-            let libs = u64::from(self.plib[h]) - sides;
-            let sum = self.lsum[h] - sides * i as u64;
-            let squares = self.lsq[h] - sides * (i * i) as u64;
-            ataris |= self.stones[h] >= target && libs > 0 && libs * squares == sum * sum;
+            ataris |= self.stones[h] >= target && matches!(self.others(h, o, i), Others::One(_));
         }
         size <= most && ataris
     }
 
     /// Whether the block a stone of `c` at the empty `i` would make has two liberties or
-    /// more, before captures. Read off the liberty sums, as in `small_sacrifice`: a block
-    /// beside `i` less its pairs with `i` has no other liberty, exactly one (which the sums
-    /// name), or more; so no block is walked.
+    /// more, before captures. Read off the liberty sums (`others`), so no block is walked.
     fn two_liberties_if_played(&self, c: Color, i: Idx) -> bool {
         let nb = self.neighbours(i);
         let mut one = None;
@@ -259,20 +258,11 @@ impl FastBoard {
                         continue;
                     }
                     heads[k] = h;
-                    let sides = nb
-                        .iter()
-                        .filter(|&&m| self.cells[m] == Cell::Stone(c) && self.head_of(m) == h)
-                        .count() as u64;
-                    let libs = u64::from(self.plib[h]) - sides;
-                    if libs == 0 {
-                        continue;
+                    match self.others(h, c, i) {
+                        Others::None => continue,
+                        Others::One(l) => l,
+                        Others::More => return true,
                     }
-                    let sum = self.lsum[h] - sides * i as u64;
-                    let squares = self.lsq[h] - sides * (i * i) as u64;
-                    if libs * squares != sum * sum {
-                        return true;
-                    }
-                    (sum / libs) as usize
                 }
                 _ => continue,
             };
@@ -282,6 +272,27 @@ impl FastBoard {
             }
         }
         false
+    }
+
+    /// The liberties other than the empty `i` of the block of colour `c` with head `h`
+    /// beside it: the block's liberty sums less its pairs with `i` (one per side it touches
+    /// `i` on) name none, exactly one, or more.
+    fn others(&self, h: Idx, c: Color, i: Idx) -> Others {
+        let sides = self
+            .neighbours(i)
+            .iter()
+            .filter(|&&m| self.cells[m] == Cell::Stone(c) && self.head_of(m) == h)
+            .count() as u64;
+        let libs = u64::from(self.plib[h]) - sides;
+        let sum = self.lsum[h] - sides * i as u64;
+        let squares = self.lsq[h] - sides * (i * i) as u64;
+        if libs == 0 {
+            Others::None
+        } else if libs * squares == sum * sum {
+            Others::One((sum / libs) as usize)
+        } else {
+            Others::More
+        }
     }
 
     /// Calls `f` with each neighbour of each stone of the block of `i` (a point once per
