@@ -114,8 +114,9 @@ fn tally(
         neutral: regions.neutral,
         ..Count::default()
     };
-    if may_need_teire(candidates) != [false; 2] {
-        out.teire = teire(regions, candidates, playout_board());
+    let may = may_need_teire(candidates);
+    if may != [false; 2] {
+        out.teire = teire(regions, candidates, may, playout_board());
     }
     for c in [Color::Black, Color::White] {
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
@@ -261,11 +262,16 @@ fn touches_both(b: &Board, i: Idx) -> bool {
 /// block in atari again, so this repeats until nothing changes. The fills run on the playout
 /// board, which keeps each block's liberty count: in a finished game the blocks are long,
 /// and walking them for every dame was the count's largest cost.
-fn teire(regions: &EmptyRegions, candidates: Option<&[Vec<Idx>; 2]>, start: FastBoard) -> [u32; 2] {
+fn teire(
+    regions: &EmptyRegions,
+    candidates: Option<&[Vec<Idx>; 2]>,
+    may: [bool; 2],
+    start: FastBoard,
+) -> [u32; 2] {
     let mut out = [0; 2];
     let colours: Vec<Color> = [Color::Black, Color::White]
         .into_iter()
-        .filter(|c| may_need_teire(candidates)[c.index()])
+        .filter(|c| may[c.index()])
         .collect();
     let mut start = Some(start);
     for (k, &c) in colours.iter().enumerate() {

@@ -95,11 +95,7 @@ impl Table {
 
     /// A field of one byte that needs no quotes.
     fn byte(&mut self, b: u8) -> &mut Self {
-        if !self.ends.is_empty() {
-            self.line.push(b',');
-        }
-        self.line.push(b);
-        self.ends.push(self.line.len());
+        push(&mut self.line, &mut self.ends, &[b]);
         self
     }
 
