@@ -64,10 +64,11 @@ pub fn count_as_is(board: &Board, net: &Net) -> Count {
     for block in &net.blocks {
         stones[block.color.index()] += block.stones.len() as u32;
     }
+    let regions = EmptyRegions::from_net(board, net);
     tally(
         stones,
-        &EmptyRegions::from_net(board, net),
-        Some(&short_of_territory(net)),
+        &regions,
+        Some(&short_of_territory(board, net, &regions)),
         || FastBoard::from_net(board, net),
     )
 }
@@ -80,7 +81,12 @@ pub fn count_as_is(board: &Board, net: &Net) -> Count {
 /// of blocks among which one had that point as its only territory liberty. Connecting there
 /// joins only blocks beside the point, which the connecting block then stands for. A colour
 /// with no such block is spared the fills; most professional positions have one of each.
-fn short_of_territory(net: &Net) -> [Vec<Idx>; 2] {
+///
+/// A block beside a point that no fill takes (`EmptyRegions::kept`) is left out too: every
+/// block it joins keeps that liberty, so one in atari has it as its last liberty, which is
+/// no territory, and never connects. Games that end in resignation have such open points
+/// beside most blocks.
+fn short_of_territory(board: &Board, net: &Net, regions: &EmptyRegions) -> [Vec<Idx>; 2] {
     let mut territory_liberties = vec![0u32; net.blocks.len()];
     for area in &net.areas {
         if area.border == 1 || area.border == 2 {
@@ -91,7 +97,13 @@ fn short_of_territory(net: &Net) -> [Vec<Idx>; 2] {
     }
     let mut out = [Vec::new(), Vec::new()];
     for (block, &libs) in net.blocks.iter().zip(&territory_liberties) {
-        if libs == 1 {
+        let open = || {
+            block
+                .stones
+                .iter()
+                .any(|&s| board.neighbours(s).iter().any(|&nb| regions.kept(nb)))
+        };
+        if libs == 1 && !open() {
             out[block.color.index()].push(block.anchor);
         }
     }
@@ -132,7 +144,8 @@ fn may_need_teire(candidates: Option<&[Vec<Idx>; 2]>) -> [bool; 2] {
 /// Empty regions of a position: which colours border each empty point's region, and the
 /// dame the count fills.
 pub(super) struct EmptyRegions {
-    /// Bit 0: Black borders the region; bit 1: White does.
+    /// Bit 0: Black borders the region; bit 1: White does; bit 2 (`KEPT`): the point is
+    /// neutral and no fill takes it.
     border: Vec<u8>,
     /// Empty points in regions bordered by neither or both colours that are filled before
     /// counting, in point order: all points of a region of at most `SMALL_NEUTRAL_REGION`,
@@ -143,6 +156,9 @@ pub(super) struct EmptyRegions {
     /// Points in the other regions.
     neutral: u32,
 }
+
+/// The `EmptyRegions::border` bit of a neutral point that is not dame.
+const KEPT: u8 = 4;
 
 impl EmptyRegions {
     pub(super) fn find(b: &Board) -> EmptyRegions {
@@ -197,6 +213,8 @@ impl EmptyRegions {
                     out.neutral += 1;
                     if size[i] as usize <= SMALL_NEUTRAL_REGION || touches_both(b, i) {
                         out.dame.push(i);
+                    } else {
+                        out.border[i] |= KEPT;
                     }
                 }
             }
@@ -225,8 +243,13 @@ impl EmptyRegions {
                     if area.size as usize <= SMALL_NEUTRAL_REGION {
                         out.dame.extend_from_slice(points);
                     } else {
-                        out.dame
-                            .extend(points.iter().filter(|&&i| touches_both(b, i)));
+                        for &i in points {
+                            if touches_both(b, i) {
+                                out.dame.push(i);
+                            } else {
+                                out.border[i] |= KEPT;
+                            }
+                        }
                     }
                 }
             }
@@ -234,6 +257,11 @@ impl EmptyRegions {
         // Area by area above; the fills go in point order.
         out.dame.sort_unstable();
         out
+    }
+
+    /// Whether a point is neutral and no fill takes it: it stays empty through the count.
+    fn kept(&self, i: Idx) -> bool {
+        self.border[i] & KEPT != 0
     }
 
     /// The colour whose territory an empty point is, if one colour alone borders its region.
@@ -339,6 +367,10 @@ mod tests {
         b.idx(crate::go::Point::from_sgf(s).unwrap()).unwrap()
     }
 
+    fn short_of(b: &Board, net: &Net) -> [Vec<Idx>; 2] {
+        short_of_territory(b, net, &EmptyRegions::from_net(b, net))
+    }
+
     /// Counting a position as it stands with its net (areas from the net, fills skipped
     /// where no teire can come) gives what counting it with no dead stone gives.
     #[test]
@@ -351,7 +383,7 @@ mod tests {
             let net = Net::build(&board);
             let c = count_as_is(&board, &net);
             assert_eq!(c, count(&board, &[]), "seed {seed}");
-            skipped += short_of_territory(&net)
+            skipped += short_of(&board, &net)
                 .iter()
                 .filter(|k| k.is_empty())
                 .count();
@@ -418,10 +450,31 @@ mod tests {
              .....",
         );
         let net = Net::build(&b);
-        let short = short_of_territory(&net);
+        let short = short_of(&b, &net);
         assert!(!short[0].is_empty() && short[1].is_empty());
         let c = count_as_is(&b, &net);
         assert_eq!(c.teire, [1, 0]);
+        assert_eq!(c, count(&b, &[]));
+    }
+
+    /// Each block has one liberty in its territory (aa for Black, ee for White) and others
+    /// in the open middle, on points that touch one colour only: no fill takes those, so
+    /// neither block can need teire and no fill runs.
+    #[test]
+    fn a_block_beside_an_open_point_needs_no_fills() {
+        let b = Board::from_ascii(
+            ".X...
+             XX...
+             .....
+             ...OO
+             ...O.",
+        );
+        let net = Net::build(&b);
+        let regions = EmptyRegions::from_net(&b, &net);
+        assert!(regions.kept(idx_of(&b, "ca")) && !regions.kept(idx_of(&b, "aa")));
+        assert_eq!(short_of(&b, &net), [vec![], vec![]]);
+        let c = count_as_is(&b, &net);
+        assert_eq!(c.teire, [0, 0]);
         assert_eq!(c, count(&b, &[]));
     }
 
