@@ -21,17 +21,18 @@ pub struct FastBoard {
     size: u8,
     stride: usize,
     cells: Vec<Cell>,
-    /// Per stone: its block's head; per head: the block's figures.
-    head: Vec<u32>,
+    /// Per stone: its block's head; per head: the block's figures. Indices and counts fit
+    /// 16 bits (a 25×25 board has 729 cells), which keeps the board a playout copies small.
+    head: Vec<u16>,
     /// Per stone: the next stone of its block (a circular list).
-    next: Vec<u32>,
-    stones: Vec<u32>,
+    next: Vec<u16>,
+    stones: Vec<u16>,
     /// Pseudo-liberties: (stone, adjacent empty point) pairs, their count, index sum and sum
     /// of squares. On a 25×25 board a point's index is below 729 and a block has at most
     /// 1,248 pairs (each pair takes a stone and an empty point of the 625), so the squares
     /// stay below 2^30: at 32 bits the board a playout copies is smaller by a third, and the
     /// products are taken at 64.
-    plib: Vec<u32>,
+    plib: Vec<u16>,
     lsum: Vec<u32>,
     lsq: Vec<u32>,
     ko: Option<(Idx, Color)>,
@@ -71,15 +72,15 @@ impl FastBoard {
                 }
             }
             for (k, &s) in block.iter().enumerate() {
-                f.head[s] = start as u32;
-                f.next[s] = block[(k + 1) % block.len()] as u32;
+                f.head[s] = start as u16;
+                f.next[s] = block[(k + 1) % block.len()] as u16;
                 for nb in f.neighbours(s) {
                     if f.cells[nb] == Cell::Empty {
                         f.add_lib(start, nb);
                     }
                 }
             }
-            f.stones[start] = block.len() as u32;
+            f.stones[start] = block.len() as u16;
         }
         f
     }
@@ -112,16 +113,16 @@ impl FastBoard {
         for block in &net.blocks {
             let h = block.anchor;
             let stones = &block.stones;
-            f.stones[h] = stones.len() as u32;
-            let (mut count, mut sum, mut squares) = (0u32, 0u32, 0u32);
+            f.stones[h] = stones.len() as u16;
+            let (mut count, mut sum, mut squares) = (0u16, 0u32, 0u32);
             // Each stone points to the next, the last back to the first (no division).
             let after = stones.iter().skip(1).chain(&stones[..1]);
             for (&s, &t) in stones.iter().zip(after) {
-                f.head[s] = h as u32;
-                f.next[s] = t as u32;
+                f.head[s] = h as u16;
+                f.next[s] = t as u16;
                 for nb in f.neighbours(s) {
                     let empty = f.cells[nb] == Cell::Empty;
-                    count += u32::from(empty);
+                    count += u16::from(empty);
                     sum += u32::from(empty) * nb as u32;
                     squares += u32::from(empty) * (nb * nb) as u32;
                 }
@@ -187,7 +188,7 @@ impl FastBoard {
     /// The one liberty of a block in atari.
     pub fn atari_liberty(&self, i: Idx) -> Idx {
         let h = self.head_of(i);
-        (self.lsum[h] / self.plib[h]) as usize
+        (self.lsum[h] / u32::from(self.plib[h])) as usize
     }
 
     /// Whether `c` may play at `i`: no suicide, no immediate ko retake.
@@ -239,10 +240,10 @@ impl FastBoard {
             }
             heads[k] = h;
             if o == c {
-                size += self.stones[h];
+                size += u32::from(self.stones[h]);
                 continue;
             }
-            ataris |= self.stones[h] >= target && matches!(self.others(h, o, i), Others::One(_));
+            ataris |= u32::from(self.stones[h]) >= target && matches!(self.others(h, o, i), Others::One(_));
         }
         size <= most && ataris
     }
@@ -401,8 +402,8 @@ impl FastBoard {
     pub fn play(&mut self, c: Color, i: Idx) -> u32 {
         self.captured.clear();
         self.cells[i] = Cell::Stone(c);
-        self.head[i] = i as u32;
-        self.next[i] = i as u32;
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
         self.stones[i] = 1;
         self.plib[i] = 0;
         self.lsum[i] = 0;
@@ -464,7 +465,7 @@ impl FastBoard {
         };
         let mut s = small;
         loop {
-            self.head[s] = big as u32;
+            self.head[s] = big as u16;
             s = self.next[s] as usize;
             if s == small {
                 break;
@@ -663,7 +664,7 @@ mod tests {
                 assert!(stones.iter().all(|&s| fast.head(s) == fast.head(i)));
                 assert_eq!(
                     stones.len() as u32,
-                    fast.stones[fast.head(i)],
+                    u32::from(fast.stones[fast.head(i)]),
                     "seed {seed}"
                 );
                 fast.neighbour_blocks(i, c.opponent(), &mut beside);
