@@ -243,7 +243,8 @@ impl FastBoard {
                 size += u32::from(self.stones[h]);
                 continue;
             }
-            ataris |= u32::from(self.stones[h]) >= target && matches!(self.others(h, o, i), Others::One(_));
+            ataris |= u32::from(self.stones[h]) >= target
+                && matches!(self.others(h, o, i), Others::One(_));
         }
         size <= most && ataris
     }
