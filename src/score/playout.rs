@@ -16,6 +16,13 @@ enum Others {
     More,
 }
 
+/// Whether `libs` pseudo-liberties with index sum `sum` and sum of squares `squares` are all
+/// the same point: `libs · squares ≥ sum²`, with equality only when every index is equal.
+#[inline]
+fn one_point(libs: u64, sum: u64, squares: u64) -> bool {
+    libs > 0 && libs * squares == sum * sum
+}
+
 #[derive(Clone)]
 pub struct FastBoard {
     size: u8,
@@ -30,8 +37,7 @@ pub struct FastBoard {
     /// Pseudo-liberties: (stone, adjacent empty point) pairs, their count, index sum and sum
     /// of squares. On a 25×25 board a point's index is below 729 and a block has at most
     /// 1,248 pairs (each pair takes a stone and an empty point of the 625), so the squares
-    /// stay below 2^30: at 32 bits the board a playout copies is smaller by a third, and the
-    /// products are taken at 64.
+    /// stay below 2^30 and 32 bits hold them; the products are taken at 64 (`one_point`).
     plib: Vec<u16>,
     lsum: Vec<u32>,
     lsq: Vec<u32>,
@@ -180,9 +186,11 @@ impl FastBoard {
     /// Whether the block of the stone at `i` has exactly one liberty.
     pub fn in_atari(&self, i: Idx) -> bool {
         let h = self.head_of(i);
-        let n = u64::from(self.plib[h]);
-        let sum = u64::from(self.lsum[h]);
-        n > 0 && n * u64::from(self.lsq[h]) == sum * sum
+        one_point(
+            u64::from(self.plib[h]),
+            u64::from(self.lsum[h]),
+            u64::from(self.lsq[h]),
+        )
     }
 
     /// The one liberty of a block in atari.
@@ -294,7 +302,7 @@ impl FastBoard {
         let squares = u64::from(self.lsq[h]) - sides * (i * i) as u64;
         if libs == 0 {
             Others::None
-        } else if libs * squares == sum * sum {
+        } else if one_point(libs, sum, squares) {
             Others::One((sum / libs) as usize)
         } else {
             Others::More
