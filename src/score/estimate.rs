@@ -6,7 +6,9 @@
 //! around it. Stones are judged by group (blocks sharing a liberty): a group is dead when the
 //! opponent ends up owning most of its stones and of the empty regions it touches, or when all
 //! its liberties lie in one small eye inside a wall the opponent keeps (`one_small_eye`: what
-//! the policy's refusal of self-atari cannot kill); Benson proves none of it alive; and it would
+//! the policy's refusal of self-atari cannot kill), or when it is a bent four in the corner
+//! waiting to happen (`bent_four_in_the_corner`: dead by the Japanese ruling, and in practice
+//! under every rule set); Benson proves none of it alive; and it would
 //! lie in the opponent's territory once the dead are removed (`settle`). A block of a group
 //! the playouts keep is dead too when it loses a capturing race whoever moves first (`race`):
 //! random play settles races by luck. The seed is a hash of the position, so the estimate is the
@@ -72,7 +74,10 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         let points = || group.iter().chain(&around);
         let owned: u32 = points().map(|&i| own[i]).sum();
         let lost: u32 = points().map(|&i| theirs[i]).sum();
-        if lost > owned || one_small_eye(board, &group, theirs) {
+        if lost > owned
+            || one_small_eye(board, &group, theirs)
+            || bent_four_in_the_corner(&mut fast, &group, theirs)
+        {
             dead_blocks.push((c, group.clone()));
         } else {
             lost_races(&mut fast, c, &group, &mut dead_blocks);
@@ -160,9 +165,85 @@ fn one_small_eye(board: &Board, group: &[Idx], theirs: &[u32]) -> bool {
         })
     };
     wall.retain(|w| !space.contains(w));
+    one_space && strong(&wall, theirs) && walled_by_group()
+}
+
+/// Whether the opponent stones `wall` live in nearly every playout.
+fn strong(wall: &[Idx], theirs: &[u32]) -> bool {
     let alive: u32 = wall.iter().map(|&w| theirs[w]).sum();
-    let strong = !wall.is_empty() && 10 * alive >= 9 * PLAYOUTS * wall.len() as u32;
-    one_space && strong && walled_by_group()
+    !wall.is_empty() && 10 * alive >= 9 * PLAYOUTS * wall.len() as u32
+}
+
+/// Whether `group` is a bent four in the corner waiting to happen: its only two liberties
+/// are those of a three-stone opponent block inside it, and once the opponent fills either
+/// one and the group captures, the four points left empty are the bent four in the corner.
+/// The group cannot fill a liberty without being captured, so the opponent picks the moment
+/// for a ko the group cannot win: Japanese rules call the group dead outright, and under
+/// area rules the opponent removes every ko threat first at no cost (kgs-6d-2017 marks it
+/// dead under both). The playouts see a seki.
+fn bent_four_in_the_corner(fast: &mut FastBoard, group: &[Idx], theirs: &[u32]) -> bool {
+    let Cell::Stone(c) = fast.cell(group[0]) else {
+        return false;
+    };
+    let (mut libs, mut wall) = (Vec::new(), Vec::new());
+    for &g in group {
+        for nb in fast.neighbours(g) {
+            match fast.cell(nb) {
+                Cell::Empty if !libs.contains(&nb) => libs.push(nb),
+                Cell::Stone(o) if o != c && !wall.contains(&nb) => wall.push(nb),
+                _ => {}
+            }
+        }
+    }
+    let [p, q] = libs[..] else {
+        return false;
+    };
+    let mut inside_libs = Vec::new();
+    for a in fast.neighbours(p) {
+        if fast.cell(a) != Cell::Stone(c.opponent()) {
+            continue;
+        }
+        fast.liberties(a, 2, &mut inside_libs);
+        let inside = fast.stones(a);
+        let enclosed = inside.iter().all(|&s| {
+            fast.neighbours(s).into_iter().all(|n| match fast.cell(n) {
+                Cell::Stone(o) if o == c => group.contains(&n),
+                _ => true,
+            })
+        });
+        if inside.len() != 3 || inside_libs.len() != 2 || !inside_libs.contains(&q) || !enclosed {
+            continue;
+        }
+        wall.retain(|w| !inside.contains(w));
+        return strong(&wall, theirs)
+            && [p, q].into_iter().any(|x| {
+                let mut space = inside.clone();
+                space.push(x);
+                corner_bent_four(fast, &space)
+            });
+    }
+    false
+}
+
+/// Whether the four points `space` are the bent four in the corner: the corner point, both
+/// its neighbours, and the next point along one edge.
+fn corner_bent_four(b: &FastBoard, space: &[Idx]) -> bool {
+    let on_board = |i: Idx| {
+        b.neighbours(i)
+            .into_iter()
+            .filter(move |&n| b.cell(n) != Cell::Wall)
+    };
+    space.iter().any(|&k| {
+        let arms: Vec<Idx> = on_board(k).collect();
+        arms.len() == 2
+            && arms.iter().all(|a| space.contains(a))
+            && space.iter().any(|&f| {
+                f != k
+                    && !arms.contains(&f)
+                    && arms.iter().any(|&a| b.neighbours(a).contains(&f))
+                    && on_board(f).count() == 3
+            })
+    })
 }
 
 /// Revives dead blocks that would not lie in the opponent's territory: with every dead block
@@ -497,6 +578,74 @@ mod tests {
         }
         // Without the sacrifice the group stands at the end of every playout.
         assert!(black_kept <= 2, "Black's group stood in {black_kept} of 16");
+    }
+
+    /// 2017-04-11-12's top right corner (kgs-6d-2017): Black's group and White's three
+    /// stones share their two liberties. White filling b2 and Black taking five stones leaves
+    /// the bent four in the corner; Black may fill neither liberty. The markup calls Black
+    /// dead, under Chinese rules.
+    #[test]
+    fn a_bent_four_in_the_corner_is_dead() {
+        let b = Board::from_ascii(
+            "O.OXOOO
+             OOOX.X.
+             O.OXXXX
+             OOOXOXO
+             O.OOOOO
+             OOOOOOO
+             .O.O.O.",
+        );
+        let none = vec![false; b.cell_count()];
+        let dead = estimate_dead(&b, Color::Black, &none);
+        assert_eq!(
+            points(&b, &dead),
+            ["da", "db", "fb", "dc", "ec", "fc", "gc", "dd", "fd"]
+        );
+    }
+
+    /// The same shape away from the corner is a seki: once White fills a liberty and Black
+    /// captures, the bent four on the edge has two vital points.
+    #[test]
+    fn the_same_shape_on_the_edge_is_a_seki() {
+        let b = Board::from_ascii(
+            "O.OXOOOXO
+             OOOX.X.XO
+             O.OXXXXXO
+             OOOXOXOXO
+             O.OOOOOOO
+             OOOOOOOOO
+             .O.O.O.O.
+             OOOOOOOOO
+             .O.O.O.O.",
+        );
+        let none = vec![false; b.cell_count()];
+        assert!(estimate_dead(&b, Color::Black, &none).is_empty());
+        let mut fast = FastBoard::from_board(&b);
+        let black = group(
+            &b,
+            &["da", "db", "dc", "dd", "ec", "fb", "fc", "fd", "gc", "ha"],
+        );
+        let everywhere = vec![PLAYOUTS; b.cell_count()];
+        assert!(!bent_four_in_the_corner(&mut fast, &black, &everywhere));
+    }
+
+    #[test]
+    fn the_corner_bent_four_shape() {
+        let b = Board::from_ascii(
+            ".....
+             .....
+             .....
+             .....
+             .....",
+        );
+        let f = FastBoard::from_board(&b);
+        let shape = |s: &[&str]| corner_bent_four(&f, &group(&b, s));
+        assert!(shape(&["ca", "da", "ea", "eb"]));
+        assert!(shape(&["aa", "ba", "ab", "ac"]));
+        // Bent at the second line, a straight four, and the square four are no such shape.
+        assert!(!shape(&["ca", "da", "ea", "cb"]));
+        assert!(!shape(&["ba", "ca", "da", "ea"]));
+        assert!(!shape(&["da", "ea", "db", "eb"]));
     }
 
     #[test]
