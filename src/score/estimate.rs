@@ -76,7 +76,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         let lost: u32 = points().map(|&i| theirs[i]).sum();
         if lost > owned
             || one_small_eye(board, &group, theirs)
-            || bent_four_in_the_corner(&mut fast, &group, theirs)
+            || bent_four_in_the_corner(board, &mut fast, &group, theirs)
         {
             dead_blocks.push((c, group.clone()));
         } else {
@@ -118,17 +118,7 @@ fn one_small_eye(board: &Board, group: &[Idx], theirs: &[u32]) -> bool {
     let Cell::Stone(c) = board.cell(group[0]) else {
         return false;
     };
-    let mut libs = Vec::new();
-    let mut wall = Vec::new();
-    for &g in group {
-        for nb in board.neighbours(g) {
-            match board.cell(nb) {
-                Cell::Empty if !libs.contains(&nb) => libs.push(nb),
-                Cell::Stone(o) if o != c && !wall.contains(&nb) => wall.push(nb),
-                _ => {}
-            }
-        }
-    }
+    let (libs, mut wall) = liberties_and_wall(board, group, c);
     let Some(&first) = libs.first() else {
         return false;
     };
@@ -168,6 +158,21 @@ fn one_small_eye(board: &Board, group: &[Idx], theirs: &[u32]) -> bool {
     one_space && strong(&wall, theirs) && walled_by_group()
 }
 
+/// The empty points beside `group` (of colour `c`) and the opponent stones beside it.
+fn liberties_and_wall(board: &Board, group: &[Idx], c: Color) -> (Vec<Idx>, Vec<Idx>) {
+    let (mut libs, mut wall) = (Vec::new(), Vec::new());
+    for &g in group {
+        for nb in board.neighbours(g) {
+            match board.cell(nb) {
+                Cell::Empty if !libs.contains(&nb) => libs.push(nb),
+                Cell::Stone(o) if o != c && !wall.contains(&nb) => wall.push(nb),
+                _ => {}
+            }
+        }
+    }
+    (libs, wall)
+}
+
 /// Whether the opponent stones `wall` live in nearly every playout.
 fn strong(wall: &[Idx], theirs: &[u32]) -> bool {
     let alive: u32 = wall.iter().map(|&w| theirs[w]).sum();
@@ -181,20 +186,16 @@ fn strong(wall: &[Idx], theirs: &[u32]) -> bool {
 /// for a ko the group cannot win: Japanese rules call the group dead outright, and under
 /// area rules the opponent removes every ko threat first at no cost (kgs-6d-2017 marks it
 /// dead under both). The playouts see a seki.
-fn bent_four_in_the_corner(fast: &mut FastBoard, group: &[Idx], theirs: &[u32]) -> bool {
-    let Cell::Stone(c) = fast.cell(group[0]) else {
+fn bent_four_in_the_corner(
+    board: &Board,
+    fast: &mut FastBoard,
+    group: &[Idx],
+    theirs: &[u32],
+) -> bool {
+    let Cell::Stone(c) = board.cell(group[0]) else {
         return false;
     };
-    let (mut libs, mut wall) = (Vec::new(), Vec::new());
-    for &g in group {
-        for nb in fast.neighbours(g) {
-            match fast.cell(nb) {
-                Cell::Empty if !libs.contains(&nb) => libs.push(nb),
-                Cell::Stone(o) if o != c && !wall.contains(&nb) => wall.push(nb),
-                _ => {}
-            }
-        }
-    }
+    let (libs, mut wall) = liberties_and_wall(board, group, c);
     let [p, q] = libs[..] else {
         return false;
     };
@@ -623,10 +624,12 @@ mod tests {
         let mut fast = FastBoard::from_board(&b);
         let black = group(
             &b,
-            &["da", "db", "dc", "dd", "ec", "fb", "fc", "fd", "gc", "ha"],
+            &[
+                "da", "db", "dc", "dd", "ec", "fb", "fc", "fd", "gc", "ha", "hb", "hc", "hd",
+            ],
         );
         let everywhere = vec![PLAYOUTS; b.cell_count()];
-        assert!(!bent_four_in_the_corner(&mut fast, &black, &everywhere));
+        assert!(!bent_four_in_the_corner(&b, &mut fast, &black, &everywhere));
     }
 
     #[test]
