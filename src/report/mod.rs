@@ -553,6 +553,16 @@ fn results_section(w: &mut String, t: &Tally) {
          games carry TB/TW markup.\n",
         t.markup_games
     );
+    let _ = writeln!(
+        w,
+        "The estimate assumes the game is over, so that what random play from the final \
+         position settles is what the players settled: {} playouts, seeded by the position, \
+         decide which groups die; a group with one small eye, a bent four in the corner \
+         waiting to happen, or a block that loses its capturing race whoever moves first is \
+         dead too; a stone Benson proves alive is never dead, and a dead group must lie in \
+         the opponent's territory once the dead are removed.\n",
+        crate::score::PLAYOUTS
+    );
     let _ = writeln!(w, "![margin error](plots/margin_error.svg)\n");
     let _ = writeln!(
         w,
