@@ -582,9 +582,9 @@ mod tests {
     }
 
     /// 2017-04-11-12's top right corner (kgs-6d-2017): Black's group and White's three
-    /// stones share their two liberties. White filling b2 and Black taking five stones leaves
-    /// the bent four in the corner; Black may fill neither liberty. The markup calls Black
-    /// dead, under Chinese rules.
+    /// stones share their two liberties. White filling gb and Black capturing the four stones
+    /// at eb leaves ea, fa, ga and gb empty: the bent four in the corner. Black may fill
+    /// neither liberty. The markup calls Black dead, under Chinese rules.
     #[test]
     fn a_bent_four_in_the_corner_is_dead() {
         let b = Board::from_ascii(
@@ -602,6 +602,23 @@ mod tests {
             points(&b, &dead),
             ["da", "db", "fb", "dc", "ec", "fc", "gc", "dd", "fd"]
         );
+        // The rule decides it: the playouts alone keep the seki.
+        let mut fast = FastBoard::from_board(&b);
+        let everywhere = vec![PLAYOUTS; b.cell_count()];
+        assert!(bent_four_in_the_corner(&b, &mut fast, &dead, &everywhere));
+        let empties: Vec<Idx> = b.points().filter(|&i| b.cell(i) == Cell::Empty).collect();
+        let kept = (0..16)
+            .filter(|&seed| {
+                let end = playout(
+                    &fast,
+                    Color::Black,
+                    &mut Rng::new(seed),
+                    &mut empties.clone(),
+                );
+                end.cell(dead[0]) == Cell::Stone(Color::Black)
+            })
+            .count();
+        assert_eq!(kept, 16);
     }
 
     /// The same shape away from the corner is a seki: once White fills a liberty and Black
