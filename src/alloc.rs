@@ -351,6 +351,12 @@ mod tests {
         Layout::from_size_align(size, align).unwrap()
     }
 
+    /// Runs `f` on a thread of its own: each thread has its own arena, so a test starts
+    /// from a thread that has cut nothing and given nothing up.
+    fn on_new_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::spawn(f).join().unwrap()
+    }
+
     /// Blocks come back aligned as asked, small and large, plain and over-aligned, and keep
     /// their contents when they grow; outside a scope from mimalloc, inside one from the
     /// arena.
@@ -375,7 +381,7 @@ mod tests {
                 }
             };
             if arena {
-                std::thread::spawn(move || scoped(check)).join().unwrap();
+                on_new_thread(move || scoped(check));
             } else {
                 check();
             }
@@ -386,7 +392,7 @@ mod tests {
     /// same blocks again, zeroed where asked; the last block grows where it stands.
     #[test]
     fn a_scope_that_freed_its_blocks_starts_the_chunk_over() {
-        std::thread::spawn(|| {
+        on_new_thread(|| {
             let a = Mimalloc;
             let cut = || unsafe {
                 let p = a.alloc_zeroed(layout(64, 8));
@@ -402,16 +408,14 @@ mod tests {
             assert_eq!(arena_stats().last_used, 4096);
             assert_eq!(scoped(cut), first);
             assert!(arena_stats().held);
-        })
-        .join()
-        .unwrap();
+        });
     }
 
     /// A block kept past its scope is never cut again: the thread gives up its arena,
     /// frees the block without harm, and allocates from mimalloc from then on.
     #[test]
     fn a_block_kept_past_its_scope_makes_the_thread_give_up() {
-        std::thread::spawn(|| {
+        on_new_thread(|| {
             let a = Mimalloc;
             let kept = scoped(|| unsafe { a.alloc(layout(32, 8)) as usize });
             assert!(in_region(kept as *mut u8));
@@ -422,29 +426,21 @@ mod tests {
                 assert!(!in_region(p));
                 a.dealloc(p, layout(32, 8));
             }
-        })
-        .join()
-        .unwrap();
+        });
     }
 
     /// A block freed by another thread does not count as freed by its own, which gives up
     /// its arena rather than cut the block again.
     #[test]
     fn a_block_freed_by_another_thread_makes_its_thread_give_up() {
-        std::thread::spawn(|| {
+        on_new_thread(|| {
             let a = Mimalloc;
             scoped(|| {
                 let p = unsafe { a.alloc(layout(48, 16)) } as usize;
-                std::thread::spawn(move || unsafe {
-                    Mimalloc.dealloc(p as *mut u8, layout(48, 16))
-                })
-                .join()
-                .unwrap();
+                on_new_thread(move || unsafe { Mimalloc.dealloc(p as *mut u8, layout(48, 16)) });
             });
             assert!(!arena_stats().held);
-        })
-        .join()
-        .unwrap();
+        });
     }
 
     /// Threads hand their chunks back when they end: many more threads than chunks, one
@@ -452,12 +448,10 @@ mod tests {
     #[test]
     fn threads_hand_their_chunks_back() {
         for _ in 0..3 * SLOTS {
-            let held = std::thread::spawn(|| {
+            let held = on_new_thread(|| {
                 scoped(|| unsafe { Mimalloc.dealloc(Mimalloc.alloc(layout(8, 8)), layout(8, 8)) });
                 arena_stats().held
-            })
-            .join()
-            .unwrap();
+            });
             assert!(held);
         }
     }
