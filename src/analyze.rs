@@ -5,9 +5,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::go::{replay, Color, Idx, Replay};
 use crate::life::{analyze_life, Life, Net};
-use crate::record::{
-    BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRecord, PositionStats, ScoreRow, SourceScore,
-    Status,
+use crate::row::{
+    BigEyeRow, BlockRow, ChainRow, Failure, FileAnalysis, GameRow, PositionStats, ScoreRow,
+    SourceScore, Status,
 };
 use crate::score;
 use crate::sgf::result::{How, RecordInfo, Winner};
@@ -52,13 +52,11 @@ fn guarded(work: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic".to_string());
-        FileAnalysis {
-            encoding: None,
-            games: vec![GameRecord::file_failure(
-                Status::InternalError,
-                format!("panic: {message}"),
-            )],
-        }
+        FileAnalysis::failed(GameRow::failed(
+            None,
+            Status::InternalError,
+            format!("panic: {message}"),
+        ))
     })
 }
 
@@ -70,12 +68,7 @@ pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
 fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
     let decoded = match sgf::decode(bytes) {
         Ok(d) => d,
-        Err(e) => {
-            return FileAnalysis {
-                encoding: None,
-                games: vec![GameRecord::file_failure(e.status(), e.to_string())],
-            }
-        }
+        Err(e) => return FileAnalysis::failed(GameRow::of_error(None, &e)),
     };
     let encoding = Some((decoded.encoding, decoded.source));
     let games = match sgf::load(&decoded.text) {
@@ -86,10 +79,7 @@ fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
             .map(|(i, tree)| {
                 let mut g = match tree {
                     Ok(tree) => analyze_tree(i, tree, options),
-                    Err(e) => GameRecord {
-                        game: Some(i),
-                        ..GameRecord::file_failure(e.status(), e.to_string())
-                    },
+                    Err(e) => GameRow::of_error(Some(i), e),
                 };
                 if let Some(note) = &loaded.note {
                     add_note(&mut g.detail, note);
@@ -97,19 +87,20 @@ fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
                 g
             })
             .collect(),
-        Err(e) => vec![GameRecord::file_failure(e.status(), e.to_string())],
+        Err(e) => vec![GameRow::of_error(None, &e)],
     };
     FileAnalysis { encoding, games }
 }
 
-fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRecord {
+fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
     let root = match tree {
         Tree::Go(root) => root,
         Tree::OtherGame(gm) => {
-            return GameRecord {
-                game: Some(index),
-                ..GameRecord::file_failure(Status::Unsupported, format!("not a Go game ({gm})"))
-            }
+            return GameRow::failed(
+                Some(index),
+                Status::Unsupported,
+                format!("not a Go game ({gm})"),
+            )
         }
     };
     let info = GameInfo::from_main_line(root);
@@ -117,18 +108,10 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRecord {
     let r = match replay(root) {
         Ok(r) => r,
         Err(e) => {
-            return GameRecord {
-                game: Some(index),
-                status: e.status(),
-                detail: e.to_string(),
-                size: None,
-                position: None,
+            return GameRow {
                 info,
                 record,
-                blocks: Vec::new(),
-                chains: Vec::new(),
-                big_eyes: Vec::new(),
-                score: None,
+                ..GameRow::of_error(Some(index), &e)
             }
         }
     };
@@ -191,7 +174,7 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRecord {
         life: life.totals,
     };
     let (status, mut detail) = match &r.illegal {
-        Some(illegal) => (illegal.status(), illegal.reason.clone()),
+        Some(illegal) => (illegal.status(), illegal.to_string()),
         None => (Status::Ok, String::new()),
     };
     for (n, what) in [
@@ -205,7 +188,7 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRecord {
             );
         }
     }
-    GameRecord {
+    GameRow {
         game: Some(index),
         status,
         detail,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::analyze::{analyze_file_with, Options};
-use crate::record::{FileAnalysis, GameRecord, Status};
+use crate::row::{FileAnalysis, GameRow, Status};
 use crate::report::{self, BlockSums};
 use crate::sink::{Manifest, Outputs, RunStats};
 use crate::source::{self, Input, Member, Root, Shard};
@@ -314,16 +314,7 @@ fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
             }
             (Some(bytes.len() as u64), a)
         }
-        Err(e) => (
-            None,
-            FileAnalysis {
-                encoding: None,
-                games: vec![GameRecord {
-                    game: m.game,
-                    ..GameRecord::file_failure(e.status(), e.to_string())
-                }],
-            },
-        ),
+        Err(e) => (None, FileAnalysis::failed(GameRow::of_error(m.game, e))),
     }
 }
 
@@ -331,12 +322,6 @@ fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
 fn process_input(input: &Input, cap: u64, options: Options) -> (Option<u64>, FileAnalysis) {
     match source::read_input(input, cap) {
         Ok(bytes) => (Some(bytes.len() as u64), analyze_file_with(&bytes, options)),
-        Err(e) => (
-            None,
-            FileAnalysis {
-                encoding: None,
-                games: vec![GameRecord::file_failure(e.status(), e.to_string())],
-            },
-        ),
+        Err(e) => (None, FileAnalysis::failed(GameRow::of_error(None, &e))),
     }
 }

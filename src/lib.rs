@@ -14,7 +14,7 @@ pub mod go;
 pub mod life;
 pub mod merge;
 pub mod progress;
-pub mod record;
+pub mod row;
 pub mod report;
 pub mod score;
 pub mod sgf;

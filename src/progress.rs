@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::app::{AppError, Progress, RunReport};
-use crate::record::Status;
+use crate::row::Status;
 use crate::sink::RunStats;
 
 /// How often the plain log line is written when stderr is not a terminal.

@@ -9,7 +9,6 @@ use sgf_parse::go::{Move, Prop};
 use sgf_parse::SgfNode;
 
 use super::board::{Board, Color, PlayError, Point, MAX_SIZE, MIN_SIZE};
-use crate::record::Status;
 
 /// The final position of a main line, with what happened on the way.
 #[derive(Clone, Debug)]
@@ -46,12 +45,6 @@ pub struct IllegalMove {
     pub reason: String,
 }
 
-impl IllegalMove {
-    pub fn status(&self) -> Status {
-        Status::IllegalMove
-    }
-}
-
 /// A game the replay does not handle at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
@@ -61,12 +54,6 @@ pub enum ReplayError {
     Size(u8),
     #[error("invalid SZ[{0}]")]
     BadSize(String),
-}
-
-impl ReplayError {
-    pub fn status(&self) -> Status {
-        Status::Unsupported
-    }
 }
 
 /// The board side a root node asks for: `SZ`, else 19.

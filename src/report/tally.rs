@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::ReportError;
 use crate::go::Color;
-use crate::record::FileAnalysis;
+use crate::row::FileAnalysis;
 
 /// The life methods, in the order the tables write them.
 pub const METHODS: [&str; 5] = ["benson", "mp95", "mpfix", "mp95_eyes", "mpfix_eyes"];

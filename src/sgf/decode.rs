@@ -10,7 +10,6 @@ use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 
-use crate::record::Status;
 
 /// Which piece of evidence chose the encoding.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -62,12 +61,6 @@ pub enum DecodeError {
     },
     #[error("binary data: NUL byte at offset {0}")]
     Binary(usize),
-}
-
-impl DecodeError {
-    pub fn status(&self) -> Status {
-        Status::DecodeError
-    }
 }
 
 /// Decodes a file's bytes to UTF-8.

@@ -2,8 +2,6 @@
 
 use sgf_parse::{go, GameTree, SgfNode, SgfParseError, SgfProp};
 
-use crate::record::Status;
-
 /// Why a file's text is not an SGF collection.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LoadError {
@@ -13,15 +11,6 @@ pub enum LoadError {
     TooDeep(usize),
     #[error("a game tree of {0} nodes; more than {MAX_NODES} is not supported")]
     TooManyNodes(usize),
-}
-
-impl LoadError {
-    pub fn status(&self) -> Status {
-        match self {
-            LoadError::Parse(_) => Status::ParseError,
-            LoadError::TooDeep(_) | LoadError::TooManyNodes(_) => Status::Unsupported,
-        }
-    }
 }
 
 /// The deepest nesting of game trees accepted. Editors that open a variation for every move
@@ -277,7 +266,7 @@ mod tests {
     #[test]
     fn truncated_text_is_a_parse_error() {
         let e = load("(;GM[1];B[aa];W[").unwrap_err();
-        assert_eq!(e.status(), Status::ParseError);
+        assert!(matches!(e, LoadError::Parse(_)), "{e:?}");
         assert!(e.to_string().contains("inside a property value"), "{e}");
         let e = load("(;GM[1];B[aa];W[bb]").unwrap_err();
         assert!(e.to_string().contains("inside a game tree"), "{e}");
@@ -329,7 +318,7 @@ mod tests {
     fn nesting_is_bounded_before_parsing() {
         let deep = |n: usize| format!("(;SZ[9]{}{})", "(;B[aa]".repeat(n), ")".repeat(n));
         let e = load(&deep(MAX_DEPTH)).unwrap_err();
-        assert_eq!(e.status(), Status::Unsupported);
+        assert!(matches!(e, LoadError::TooDeep(_)), "{e:?}");
         assert!(load(&deep(MAX_DEPTH - 1)).is_ok());
         let long = format!("(;SZ[9]{})", ";B[aa]".repeat(MAX_NODES));
         assert!(matches!(load(&long), Err(LoadError::TooManyNodes(_))));

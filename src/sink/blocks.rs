@@ -5,7 +5,7 @@
 use std::io;
 
 use super::table::Table;
-use crate::record::FileAnalysis;
+use crate::row::FileAnalysis;
 
 /// The columns of blocks.csv, in order.
 pub const BLOCK_COLUMNS: &[&str] = &[

@@ -4,7 +4,7 @@ use std::io;
 
 use super::table::Table;
 use crate::life::LifeTotals;
-use crate::record::{FileAnalysis, GameRecord, PositionStats, ScoreRow, SourceScore};
+use crate::row::{FileAnalysis, GameRow, PositionStats, ScoreRow, SourceScore};
 use crate::sgf::result::komi_looks_like_stones;
 
 /// The columns of games.csv, in order. Names are part of the interface: keep them.
@@ -136,7 +136,7 @@ fn write_game(
     file: &str,
     bytes: Option<u64>,
     a: &FileAnalysis,
-    g: &GameRecord,
+    g: &GameRow,
 ) -> io::Result<()> {
     let (enc, src) = a.encoding.map_or(("", ""), |(e, s)| (e, s.as_str()));
     t.text(file)

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::{AtomicFile, RunStats};
-use crate::record::Status;
+use crate::row::Status;
 
 /// Bumped whenever a table's columns or their meaning change.
 pub const SCHEMA: u32 = 3;

@@ -13,7 +13,7 @@ pub use manifest::Manifest;
 pub use stats::RunStats;
 pub use table::Table;
 
-use crate::record::FileAnalysis;
+use crate::row::FileAnalysis;
 
 /// The tables of a run, by file name, with their columns.
 pub const TABLES: [(&str, &[&str]); 4] = [

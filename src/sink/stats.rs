@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::ops::AddAssign;
 
-use crate::record::{FileAnalysis, Status};
+use crate::row::{FileAnalysis, Status};
 
 /// Counts of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

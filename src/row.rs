@@ -1,10 +1,14 @@
-//! What one game (or one unreadable file) contributes to the output: the rows of games.csv.
+//! The output's rows: what one game (or one unreadable file) contributes to the tables, and
+//! the `status` vocabulary, including how each layer's errors map onto it (the layers below
+//! know nothing of the tables).
 
 use crate::go::{Color, Point};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
 use crate::score::Margins;
 use crate::sgf::result::RecordInfo;
-use crate::sgf::{EncodingSource, GameInfo};
+use crate::go::{IllegalMove, ReplayError};
+use crate::sgf::{DecodeError, EncodingSource, GameInfo, LoadError};
+use crate::source::InputError;
 
 /// The outcome of one game or file, as the `status` column writes it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,6 +52,54 @@ impl Status {
     }
 }
 
+/// An error of a lower layer that becomes a row: its `status` and its message (`detail`).
+pub trait Failure: std::fmt::Display {
+    fn status(&self) -> Status;
+}
+
+impl Failure for InputError {
+    fn status(&self) -> Status {
+        match self {
+            InputError::TooLarge { .. } => Status::TooLarge,
+            InputError::Skipped(_) => Status::Skipped,
+            InputError::Walk(_) | InputError::Io(_) => Status::IoError,
+        }
+    }
+}
+
+impl Failure for DecodeError {
+    fn status(&self) -> Status {
+        Status::DecodeError
+    }
+}
+
+impl Failure for LoadError {
+    fn status(&self) -> Status {
+        match self {
+            LoadError::Parse(_) => Status::ParseError,
+            LoadError::TooDeep(_) | LoadError::TooManyNodes(_) => Status::Unsupported,
+        }
+    }
+}
+
+impl Failure for ReplayError {
+    fn status(&self) -> Status {
+        Status::Unsupported
+    }
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl Failure for IllegalMove {
+    fn status(&self) -> Status {
+        Status::IllegalMove
+    }
+}
+
 /// Figures of a replayed position, per colour where it matters (index: Black 0, White 1).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PositionStats {
@@ -79,7 +131,7 @@ pub struct BlockRow {
 /// One row of games.csv, less the file-level columns (`file`, `bytes`, encoding) that the
 /// file's `FileAnalysis` carries once for all its games.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameRecord {
+pub struct GameRow {
     /// 0-based index of the game tree in its file; `None` for a file-level failure.
     pub game: Option<usize>,
     pub status: Status,
@@ -154,11 +206,11 @@ pub struct BigEyeRow {
     pub classified: bool,
 }
 
-impl GameRecord {
-    /// A row for a file that yielded no game.
-    pub fn file_failure(status: Status, detail: impl Into<String>) -> GameRecord {
-        GameRecord {
-            game: None,
+impl GameRow {
+    /// A row for a game (`Some(index)`) or a file (`None`) that could not be analysed.
+    pub fn failed(game: Option<usize>, status: Status, detail: impl Into<String>) -> GameRow {
+        GameRow {
+            game,
             status,
             detail: detail.into(),
             size: None,
@@ -173,10 +225,27 @@ impl GameRecord {
     }
 }
 
+impl GameRow {
+    /// The row of a lower layer's error.
+    pub fn of_error(game: Option<usize>, e: &impl Failure) -> GameRow {
+        GameRow::failed(game, e.status(), e.to_string())
+    }
+}
+
 /// Everything learned from one file's bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileAnalysis {
     pub encoding: Option<(&'static str, EncodingSource)>,
     /// One record per game, or a single file-level failure.
-    pub games: Vec<GameRecord>,
+    pub games: Vec<GameRow>,
+}
+
+impl FileAnalysis {
+    /// A file that yielded no game, as one row.
+    pub fn failed(row: GameRow) -> FileAnalysis {
+        FileAnalysis {
+            encoding: None,
+            games: vec![row],
+        }
+    }
 }
