@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crate::app::{AppError, RunReport};
 use crate::sink::manifest::MUST_AGREE;
-use crate::sink::{Manifest, RunStats, Table, TABLES};
+use crate::sink::{tables, Manifest, RunStats, Table};
 use crate::source::Shard;
 
 /// Merges shard folders into `out`.
@@ -25,10 +25,10 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
     })?;
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
     let mut outputs = Vec::new();
-    for (name, columns) in TABLES {
+    for (name, columns) in tables() {
         let path = out.join(name);
-        let mut table = Table::create(&path, columns).map_err(write_err)?;
-        merge_table(shards, name, columns, &mut table)?;
+        let mut table = Table::create(&path, &columns).map_err(write_err)?;
+        merge_table(shards, name, &columns, &mut table)?;
         table.finish().map_err(write_err)?;
         outputs.push(path);
     }

@@ -4,7 +4,7 @@
 
 use crate::go::{Color, Point};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
-use crate::score::Margins;
+use crate::score::{DeadSource, Margins};
 use crate::sgf::result::RecordInfo;
 use crate::go::{IllegalMove, ReplayError};
 use crate::sgf::{DecodeError, EncodingSource, GameInfo, LoadError};
@@ -164,6 +164,25 @@ pub struct ScoreRow {
     pub benson_bounds: (f32, f32),
     /// RE contradicts the Benson bounds.
     pub suspicious: bool,
+}
+
+impl ScoreRow {
+    /// The score with `source`'s dead stones, where the run has it.
+    pub fn source(&self, source: DeadSource) -> Option<&SourceScore> {
+        match source {
+            DeadSource::Markup => self.markup.as_ref(),
+            DeadSource::Estimate => self.estimate.as_ref(),
+            DeadSource::None => Some(&self.none),
+        }
+    }
+
+    /// The best source of dead stones the run has: markup, then the estimate, then none.
+    pub fn best(&self) -> (DeadSource, &SourceScore) {
+        DeadSource::ALL
+            .into_iter()
+            .find_map(|s| Some((s, self.source(s)?)))
+            .unwrap_or((DeadSource::None, &self.none))
+    }
 }
 
 /// A score under one set of dead stones.

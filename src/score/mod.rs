@@ -15,6 +15,55 @@ pub use estimate::{estimate_dead, PLAYOUTS};
 use crate::go::board::{Board, Cell, Idx, Point};
 use crate::sgf::result::{GameResult, Rules, Winner};
 
+/// Where a final position's dead stones come from (§3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DeadSource {
+    /// The record's TB/TW marks.
+    Markup,
+    /// The seeded playouts of `estimate_dead`.
+    Estimate,
+    /// Nothing dead: a lower bound for the side with dead stones inside its area.
+    None,
+}
+
+impl DeadSource {
+    /// Every source, in the order the tables write them; the first present is the best.
+    pub const ALL: [DeadSource; 3] = [DeadSource::Markup, DeadSource::Estimate, DeadSource::None];
+
+    /// The source's name in column names and in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeadSource::Markup => "markup",
+            DeadSource::Estimate => "estimate",
+            DeadSource::None => "none",
+        }
+    }
+}
+
+/// One value per source of dead stones.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PerSource<T>(pub [T; 3]);
+
+impl<T> PerSource<T> {
+    /// `(source, value)` in table order.
+    pub fn iter(&self) -> impl Iterator<Item = (DeadSource, &T)> {
+        DeadSource::ALL.into_iter().zip(&self.0)
+    }
+}
+
+impl<T> std::ops::Index<DeadSource> for PerSource<T> {
+    type Output = T;
+    fn index(&self, s: DeadSource) -> &T {
+        &self.0[s as usize]
+    }
+}
+
+impl<T> std::ops::IndexMut<DeadSource> for PerSource<T> {
+    fn index_mut(&mut self, s: DeadSource) -> &mut T {
+        &mut self.0[s as usize]
+    }
+}
+
 /// Margins, Black − White − komi, both ways of counting.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Margins {

@@ -87,6 +87,9 @@ pub struct RecordInfo {
     pub komi: f32,
     /// Whether `komi` came from KM (otherwise it is the default 0).
     pub komi_from_km: bool,
+    /// The komi has a quarter fraction, as Chinese komi counted in stones has (3.75 for 7.5
+    /// points): see `komi_looks_like_stones`.
+    pub komi_in_stones: bool,
     pub rules: Rules,
     pub handicap: u32,
 }
@@ -98,6 +101,7 @@ impl RecordInfo {
             result: (!info.re.trim().is_empty()).then(|| parse_result(&info.re)),
             komi,
             komi_from_km,
+            komi_in_stones: komi_looks_like_stones(komi),
             rules: parse_rules(&info.ru),
             handicap: parse_handicap(&info.ha),
         }

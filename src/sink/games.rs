@@ -1,237 +1,82 @@
-//! games.csv: one row per game, and one per file that yielded no game.
+//! games.csv: one row per game, and one per file that yielded no game. The table's schema is
+//! `COLUMNS`, defined once: each column is its name and the writer of its one field, so the
+//! header, the order and the empty fields of a row without a position or a score all come
+//! from the same list.
 
 use std::io;
 
 use super::table::Table;
 use crate::life::LifeTotals;
-use crate::row::{FileAnalysis, GameRow, PositionStats, ScoreRow, SourceScore};
-use crate::sgf::result::komi_looks_like_stones;
+use crate::row::{FileAnalysis, GameRow, PositionStats, SourceScore};
+use crate::score::DeadSource;
+use crate::sgf::result::{GameResult, RecordInfo};
 
-/// The columns of games.csv, in order. Names are part of the interface: keep them.
-pub const GAME_COLUMNS: &[&str] = &[
-    "file",
-    "game",
-    "status",
-    "detail",
-    "encoding",
-    "encoding_source",
-    "bytes",
-    "size",
-    "moves",
-    "passes",
-    "to_move",
-    "captures_b",
-    "captures_w",
-    "suicides",
-    "ko_retakes",
-    "setup_stones",
-    "stones_b",
-    "stones_w",
-    "blocks_b",
-    "blocks_w",
-    "own_eyes_b",
-    "own_eyes_w",
-    "shared_eyes_b",
-    "shared_eyes_w",
-    "benson_blocks_b",
-    "benson_blocks_w",
-    "benson_stones_b",
-    "benson_stones_w",
-    "mp95_blocks_b",
-    "mp95_blocks_w",
-    "mpfix_blocks_b",
-    "mpfix_blocks_w",
-    "mp95_eyes_blocks_b",
-    "mp95_eyes_blocks_w",
-    "mpfix_eyes_blocks_b",
-    "mpfix_eyes_blocks_w",
-    "mp95_not_benson_b",
-    "mp95_not_benson_w",
-    "mpfix_not_benson_b",
-    "mpfix_not_benson_w",
-    "benson_territory_b",
-    "benson_territory_w",
-    "chains",
-    "chain_disagreements",
-    "big_eyes",
-    "big_eyes_uncredited",
-    "winner",
-    "how",
-    "margin",
-    "re_parsed",
-    "komi",
-    "komi_source",
-    "komi_stones",
-    "rules",
-    "handicap",
-    "has_markup",
-    "dead_markup",
-    "margin_markup",
-    "margin_markup_territory",
-    "margin_markup_area",
-    "markup_equals_re",
-    "dead_estimate",
-    "margin_estimate",
-    "margin_estimate_territory",
-    "margin_estimate_area",
-    "estimate_equals_re",
-    "margin_none",
-    "margin_none_territory",
-    "margin_none_area",
-    "benson_margin_low",
-    "benson_margin_high",
-    "suspicious",
-    "score_source",
-    "area_b",
-    "area_w",
-    "RE",
-    "KM",
-    "RU",
-    "HA",
-    "DT",
-    "PB",
-    "PW",
-];
-
-/// Position figures written per colour (`_b`, `_w`), from `stones` to `benson_territory`.
-const PER_COLOUR: [fn(&PositionStats, usize) -> u32; 13] = [
-    |p, c| p.stones[c],
-    |p, c| p.net[c].blocks,
-    |p, c| p.net[c].own_eyes,
-    |p, c| p.net[c].shared_eyes,
-    |p, c| p.life[c].benson_blocks,
-    |p, c| p.life[c].benson_stones,
-    |p, c| p.life[c].mp95_blocks,
-    |p, c| p.life[c].mpfix_blocks,
-    |p, c| p.life[c].mp95_eyes_blocks,
-    |p, c| p.life[c].mpfix_eyes_blocks,
-    |p, c| p.life[c].mp95_not_benson,
-    |p, c| p.life[c].mpfix_not_benson,
-    |p, c| p.life[c].benson_territory,
-];
-
-/// Life figures written as the sum of both colours.
-const BOTH_COLOURS: [fn(&LifeTotals) -> u32; 4] = [
-    |t| t.chains,
-    |t| t.chain_disagreements,
-    |t| t.big_eyes,
-    |t| t.big_eyes_uncredited,
-];
-
-/// Writes the games.csv rows of one file.
-pub fn write_rows(
-    t: &mut Table,
-    file: &str,
-    bytes: Option<u64>,
-    a: &FileAnalysis,
-) -> io::Result<()> {
-    for g in &a.games {
-        write_game(t, file, bytes, a, g)?;
-    }
-    Ok(())
+/// What one games.csv row is written from.
+pub struct GameLine<'a> {
+    pub file: &'a str,
+    pub bytes: Option<u64>,
+    pub analysis: &'a FileAnalysis,
+    pub game: &'a GameRow,
 }
 
-fn write_game(
-    t: &mut Table,
-    file: &str,
-    bytes: Option<u64>,
-    a: &FileAnalysis,
-    g: &GameRow,
-) -> io::Result<()> {
-    let (enc, src) = a.encoding.map_or(("", ""), |(e, s)| (e, s.as_str()));
-    t.text(file)
-        .opt(g.game.map(|v| v as u64))
-        .text(g.status.as_str())
-        .text(&g.detail)
-        .text(enc)
-        .text(src)
-        .opt(bytes)
-        .opt(g.size.map(u64::from));
-    let p = g.position.as_ref();
-    let field = |f: fn(&PositionStats) -> u32| p.map(|p| u64::from(f(p)));
-    t.opt(field(|p| p.moves))
-        .opt(field(|p| p.passes))
-        .text(p.and_then(|p| p.to_move).map_or("", |c| c.letter()));
-    t.opt(field(|p| p.captures[0]))
-        .opt(field(|p| p.captures[1]))
-        .opt(field(|p| p.suicides))
-        .opt(field(|p| p.ko_retakes))
-        .opt(field(|p| p.setup_stones));
-    for f in PER_COLOUR {
-        t.opt(p.map(|p| u64::from(f(p, 0))))
-            .opt(p.map(|p| u64::from(f(p, 1))));
+impl GameLine<'_> {
+    fn position(&self) -> Option<&PositionStats> {
+        self.game.position.as_ref()
     }
-    for f in BOTH_COLOURS {
-        t.opt(p.map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))));
+
+    fn record(&self) -> Option<&RecordInfo> {
+        self.game.record.as_ref()
     }
-    match &g.record {
-        None => {
-            t.empty(9);
+
+    /// RE read, for a game whose record was read (`None` inside: no RE).
+    fn result(&self) -> Option<Option<&GameResult>> {
+        self.record().map(|r| r.result.as_ref())
+    }
+
+    fn source(&self, s: DeadSource) -> Option<&SourceScore> {
+        self.game.score.as_ref()?.source(s)
+    }
+}
+
+/// One column of games.csv.
+pub struct Column {
+    pub name: &'static str,
+    write: fn(&mut Table, &GameLine<'_>),
+}
+
+/// A column: its name and an expression of `$t: &mut Table` and `$g: &GameLine` that writes
+/// exactly one field.
+macro_rules! col {
+    ($name:literal, |$t:ident, $g:ident| $body:expr) => {
+        Column {
+            name: $name,
+            write: |$t: &mut Table, $g: &GameLine<'_>| {
+                $body;
+            },
         }
-        Some(r) => {
-            match r.result {
-                Some(res) => {
-                    t.text(res.winner.as_str())
-                        .text(res.how.as_str())
-                        .text(&res.margin.map_or(String::new(), |m| m.to_string()))
-                        .flag(res.parsed);
-                }
-                None => {
-                    t.text("unknown").text("unknown").text("").text("");
-                }
-            }
-            t.text(&r.komi.to_string())
-                .text(if r.komi_from_km { "KM" } else { "default" })
-                .flag(komi_looks_like_stones(r.komi))
-                .text(r.rules.as_str())
-                .num(r.handicap);
-        }
-    }
-    write_score(t, g.score.as_ref());
-    let i = &g.info;
-    for v in [&i.re, &i.km, &i.ru, &i.ha, &i.dt, &i.pb, &i.pw] {
-        t.text(v);
-    }
-    t.end_row()
-}
-
-/// A margin as the CSV writes it: shortest form, no negative zero.
-pub fn margin_text(m: f32) -> String {
-    if m == 0.0 {
-        "0".to_string()
-    } else {
-        m.to_string()
-    }
-}
-
-fn write_score(t: &mut Table, s: Option<&ScoreRow>) {
-    let Some(s) = s else {
-        t.empty(SCORE_COLUMNS);
-        return;
     };
-    t.flag(s.has_markup);
-    write_source(t, s.markup.as_ref());
-    write_source(t, s.estimate.as_ref());
-    t.text(&s.none.margin.map_or(String::new(), margin_text))
-        .text(&margin_text(s.none.margins.territory))
-        .text(&margin_text(s.none.margins.area))
-        .text(&margin_text(s.benson_bounds.0))
-        .text(&margin_text(s.benson_bounds.1))
-        .flag(s.suspicious);
-    let (source, best) = match (&s.markup, &s.estimate) {
-        (Some(m), _) => ("markup", m),
-        (None, Some(e)) => ("estimate", e),
-        (None, None) => ("none", &s.none),
-    };
-    t.text(source).num(best.area[0]).num(best.area[1]);
 }
 
-/// Columns `has_markup` to `area_w`.
-const SCORE_COLUMNS: usize = 20;
+/// A count of the position, empty without one.
+fn pos(t: &mut Table, g: &GameLine<'_>, f: fn(&PositionStats) -> u32) {
+    t.opt(g.position().map(|p| u64::from(f(p))));
+}
 
-fn write_source(t: &mut Table, s: Option<&SourceScore>) {
-    let Some(s) = s else {
-        t.empty(5);
+/// A life figure summed over both colours.
+fn both(t: &mut Table, g: &GameLine<'_>, f: fn(&LifeTotals) -> u32) {
+    t.opt(g.position().map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))));
+}
+
+/// A margin, empty when absent.
+fn margin(t: &mut Table, m: Option<f32>) {
+    t.text(&m.map_or(String::new(), margin_text));
+}
+
+/// The columns of one source of dead stones: `dead_*`, `margin_*`, `margin_*_territory`,
+/// `margin_*_area`, `*_equals_re`.
+fn dead(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
+    let Some(s) = g.source(s) else {
+        t.text("");
         return;
     };
     let mut dead = String::with_capacity(3 * s.dead.len());
@@ -243,12 +88,262 @@ fn write_source(t: &mut Table, s: Option<&SourceScore>) {
         dead.push(x as char);
         dead.push(y as char);
     }
-    t.text(&dead)
-        .text(&s.margin.map_or(String::new(), margin_text))
-        .text(&margin_text(s.margins.territory))
-        .text(&margin_text(s.margins.area));
-    match s.equals_re {
+    t.text(&dead);
+}
+
+fn source_margin(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
+    margin(t, g.source(s).and_then(|s| s.margin));
+}
+
+fn source_territory(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
+    margin(t, g.source(s).map(|s| s.margins.territory));
+}
+
+fn source_area(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
+    margin(t, g.source(s).map(|s| s.margins.area));
+}
+
+fn equals_re(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
+    match g.source(s).and_then(|s| s.equals_re) {
         Some(b) => t.flag(b),
         None => t.text(""),
     };
+}
+
+/// The columns of games.csv, in order. Names are part of the interface: keep them.
+pub const COLUMNS: &[Column] = &[
+    col!("file", |t, g| t.text(g.file)),
+    col!("game", |t, g| t.opt(g.game.game.map(|v| v as u64))),
+    col!("status", |t, g| t.text(g.game.status.as_str())),
+    col!("detail", |t, g| t.text(&g.game.detail)),
+    col!("encoding", |t, g| t.text(g.analysis.encoding.map_or("", |e| e.0))),
+    col!("encoding_source", |t, g| t.text(
+        g.analysis.encoding.map_or("", |e| e.1.as_str())
+    )),
+    col!("bytes", |t, g| t.opt(g.bytes)),
+    col!("size", |t, g| t.opt(g.game.size.map(u64::from))),
+    col!("moves", |t, g| pos(t, g, |p| p.moves)),
+    col!("passes", |t, g| pos(t, g, |p| p.passes)),
+    col!("to_move", |t, g| t.text(
+        g.position()
+            .and_then(|p| p.to_move)
+            .map_or("", |c| c.letter())
+    )),
+    col!("captures_b", |t, g| pos(t, g, |p| p.captures[0])),
+    col!("captures_w", |t, g| pos(t, g, |p| p.captures[1])),
+    col!("suicides", |t, g| pos(t, g, |p| p.suicides)),
+    col!("ko_retakes", |t, g| pos(t, g, |p| p.ko_retakes)),
+    col!("setup_stones", |t, g| pos(t, g, |p| p.setup_stones)),
+    col!("stones_b", |t, g| pos(t, g, |p| p.stones[0])),
+    col!("stones_w", |t, g| pos(t, g, |p| p.stones[1])),
+    col!("blocks_b", |t, g| pos(t, g, |p| p.net[0].blocks)),
+    col!("blocks_w", |t, g| pos(t, g, |p| p.net[1].blocks)),
+    col!("own_eyes_b", |t, g| pos(t, g, |p| p.net[0].own_eyes)),
+    col!("own_eyes_w", |t, g| pos(t, g, |p| p.net[1].own_eyes)),
+    col!("shared_eyes_b", |t, g| pos(t, g, |p| p.net[0].shared_eyes)),
+    col!("shared_eyes_w", |t, g| pos(t, g, |p| p.net[1].shared_eyes)),
+    col!("benson_blocks_b", |t, g| pos(t, g, |p| p.life[0].benson_blocks)),
+    col!("benson_blocks_w", |t, g| pos(t, g, |p| p.life[1].benson_blocks)),
+    col!("benson_stones_b", |t, g| pos(t, g, |p| p.life[0].benson_stones)),
+    col!("benson_stones_w", |t, g| pos(t, g, |p| p.life[1].benson_stones)),
+    col!("mp95_blocks_b", |t, g| pos(t, g, |p| p.life[0].mp95_blocks)),
+    col!("mp95_blocks_w", |t, g| pos(t, g, |p| p.life[1].mp95_blocks)),
+    col!("mpfix_blocks_b", |t, g| pos(t, g, |p| p.life[0].mpfix_blocks)),
+    col!("mpfix_blocks_w", |t, g| pos(t, g, |p| p.life[1].mpfix_blocks)),
+    col!("mp95_eyes_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+        .mp95_eyes_blocks)),
+    col!("mp95_eyes_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+        .mp95_eyes_blocks)),
+    col!("mpfix_eyes_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+        .mpfix_eyes_blocks)),
+    col!("mpfix_eyes_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+        .mpfix_eyes_blocks)),
+    col!("mp95_not_benson_b", |t, g| pos(t, g, |p| p.life[0]
+        .mp95_not_benson)),
+    col!("mp95_not_benson_w", |t, g| pos(t, g, |p| p.life[1]
+        .mp95_not_benson)),
+    col!("mpfix_not_benson_b", |t, g| pos(t, g, |p| p.life[0]
+        .mpfix_not_benson)),
+    col!("mpfix_not_benson_w", |t, g| pos(t, g, |p| p.life[1]
+        .mpfix_not_benson)),
+    col!("benson_territory_b", |t, g| pos(t, g, |p| p.life[0]
+        .benson_territory)),
+    col!("benson_territory_w", |t, g| pos(t, g, |p| p.life[1]
+        .benson_territory)),
+    col!("chains", |t, g| both(t, g, |l| l.chains)),
+    col!("chain_disagreements", |t, g| both(t, g, |l| l
+        .chain_disagreements)),
+    col!("big_eyes", |t, g| both(t, g, |l| l.big_eyes)),
+    col!("big_eyes_uncredited", |t, g| both(t, g, |l| l
+        .big_eyes_uncredited)),
+    col!("winner", |t, g| t.text(match g.result() {
+        None => "",
+        Some(None) => "unknown",
+        Some(Some(r)) => r.winner.as_str(),
+    })),
+    col!("how", |t, g| t.text(match g.result() {
+        None => "",
+        Some(None) => "unknown",
+        Some(Some(r)) => r.how.as_str(),
+    })),
+    col!("margin", |t, g| t.text(
+        &g.result()
+            .flatten()
+            .and_then(|r| r.margin)
+            .map_or(String::new(), |m| m.to_string())
+    )),
+    col!("re_parsed", |t, g| match g.result().flatten() {
+        Some(r) => t.flag(r.parsed),
+        None => t.text(""),
+    }),
+    col!("komi", |t, g| t.text(
+        &g.record().map_or(String::new(), |r| r.komi.to_string())
+    )),
+    col!("komi_source", |t, g| t.text(match g.record() {
+        None => "",
+        Some(r) if r.komi_from_km => "KM",
+        Some(_) => "default",
+    })),
+    col!("komi_stones", |t, g| match g.record() {
+        Some(r) => t.flag(r.komi_in_stones),
+        None => t.text(""),
+    }),
+    col!("rules", |t, g| t.text(g.record().map_or("", |r| r.rules.as_str()))),
+    col!("handicap", |t, g| t.opt(g.record().map(|r| u64::from(r.handicap)))),
+    col!("has_markup", |t, g| match &g.game.score {
+        Some(s) => t.flag(s.has_markup),
+        None => t.text(""),
+    }),
+    col!("dead_markup", |t, g| dead(t, g, DeadSource::Markup)),
+    col!("margin_markup", |t, g| source_margin(t, g, DeadSource::Markup)),
+    col!("margin_markup_territory", |t, g| source_territory(
+        t,
+        g,
+        DeadSource::Markup
+    )),
+    col!("margin_markup_area", |t, g| source_area(t, g, DeadSource::Markup)),
+    col!("markup_equals_re", |t, g| equals_re(t, g, DeadSource::Markup)),
+    col!("dead_estimate", |t, g| dead(t, g, DeadSource::Estimate)),
+    col!("margin_estimate", |t, g| source_margin(
+        t,
+        g,
+        DeadSource::Estimate
+    )),
+    col!("margin_estimate_territory", |t, g| source_territory(
+        t,
+        g,
+        DeadSource::Estimate
+    )),
+    col!("margin_estimate_area", |t, g| source_area(
+        t,
+        g,
+        DeadSource::Estimate
+    )),
+    col!("estimate_equals_re", |t, g| equals_re(t, g, DeadSource::Estimate)),
+    col!("margin_none", |t, g| source_margin(t, g, DeadSource::None)),
+    col!("margin_none_territory", |t, g| source_territory(
+        t,
+        g,
+        DeadSource::None
+    )),
+    col!("margin_none_area", |t, g| source_area(t, g, DeadSource::None)),
+    col!("benson_margin_low", |t, g| margin(
+        t,
+        g.game.score.as_ref().map(|s| s.benson_bounds.0)
+    )),
+    col!("benson_margin_high", |t, g| margin(
+        t,
+        g.game.score.as_ref().map(|s| s.benson_bounds.1)
+    )),
+    col!("suspicious", |t, g| match &g.game.score {
+        Some(s) => t.flag(s.suspicious),
+        None => t.text(""),
+    }),
+    col!("score_source", |t, g| t.text(
+        g.game.score.as_ref().map_or("", |s| s.best().0.name())
+    )),
+    col!("area_b", |t, g| t.opt(
+        g.game.score.as_ref().map(|s| u64::from(s.best().1.area[0]))
+    )),
+    col!("area_w", |t, g| t.opt(
+        g.game.score.as_ref().map(|s| u64::from(s.best().1.area[1]))
+    )),
+    col!("RE", |t, g| t.text(&g.game.info.re)),
+    col!("KM", |t, g| t.text(&g.game.info.km)),
+    col!("RU", |t, g| t.text(&g.game.info.ru)),
+    col!("HA", |t, g| t.text(&g.game.info.ha)),
+    col!("DT", |t, g| t.text(&g.game.info.dt)),
+    col!("PB", |t, g| t.text(&g.game.info.pb)),
+    col!("PW", |t, g| t.text(&g.game.info.pw)),
+];
+
+/// The header of games.csv.
+pub fn header() -> Vec<&'static str> {
+    COLUMNS.iter().map(|c| c.name).collect()
+}
+
+/// Writes the games.csv rows of one file.
+pub fn write_rows(
+    t: &mut Table,
+    file: &str,
+    bytes: Option<u64>,
+    analysis: &FileAnalysis,
+) -> io::Result<()> {
+    for game in &analysis.games {
+        let line = GameLine {
+            file,
+            bytes,
+            analysis,
+            game,
+        };
+        for c in COLUMNS {
+            (c.write)(t, &line);
+        }
+        t.end_row()?;
+    }
+    Ok(())
+}
+
+/// A margin as the CSV writes it: shortest form, no negative zero.
+pub fn margin_text(m: f32) -> String {
+    if m == 0.0 {
+        "0".to_string()
+    } else {
+        m.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every column writes exactly one field, whatever the row holds: a table of the
+    /// schema's width accepts a file-level failure and a fully scored game alike.
+    #[test]
+    fn every_column_writes_one_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let mut t = Table::create(&path, &header()).unwrap();
+        let scored = crate::analyze::analyze_file(
+            b"(;SZ[9]KM[6.5]RE[W+0.5];B[ee];W[gc];B[gg]TB[aa]TW[ii])",
+        );
+        assert!(scored.games[0].score.is_some());
+        let failed = crate::analyze::analyze_file(b"(;SZ[9];B[ee];W[");
+        assert!(failed.games[0].position.is_none());
+        write_rows(&mut t, "a.sgf", Some(10), &scored).unwrap();
+        write_rows(&mut t, "b.sgf", None, &failed).unwrap();
+        t.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        assert_eq!(r.headers().unwrap().len(), COLUMNS.len());
+        assert_eq!(r.records().count(), 2);
+    }
+
+    #[test]
+    fn column_names_are_unique() {
+        let mut names = header();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), COLUMNS.len());
+    }
 }

@@ -8,7 +8,6 @@ pub mod stats;
 pub mod table;
 
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
-pub use games::GAME_COLUMNS;
 pub use manifest::Manifest;
 pub use stats::RunStats;
 pub use table::Table;
@@ -16,12 +15,14 @@ pub use table::Table;
 use crate::row::FileAnalysis;
 
 /// The tables of a run, by file name, with their columns.
-pub const TABLES: [(&str, &[&str]); 4] = [
-    ("games.csv", GAME_COLUMNS),
-    ("blocks.csv", BLOCK_COLUMNS),
-    ("chains.csv", CHAIN_COLUMNS),
-    ("big_eyes.csv", BIG_EYE_COLUMNS),
-];
+pub fn tables() -> [(&'static str, Vec<&'static str>); 4] {
+    [
+        ("games.csv", games::header()),
+        ("blocks.csv", BLOCK_COLUMNS.to_vec()),
+        ("chains.csv", CHAIN_COLUMNS.to_vec()),
+        ("big_eyes.csv", BIG_EYE_COLUMNS.to_vec()),
+    ]
+}
 
 /// The tables of a run, written together in input order.
 pub struct Outputs {
@@ -42,7 +43,7 @@ impl Outputs {
             Table::create(&p, columns).map_err(|e| (p, e))
         };
         Ok(Outputs {
-            games: open("games.csv", GAME_COLUMNS)?,
+            games: open("games.csv", &games::header())?,
             blocks: open("blocks.csv", BLOCK_COLUMNS)?,
             chains: open("chains.csv", CHAIN_COLUMNS)?,
             big_eyes: open("big_eyes.csv", BIG_EYE_COLUMNS)?,
