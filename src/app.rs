@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::analyze::{analyze_file_with, Options};
+use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
-use crate::report::{self, BlockSums};
 use crate::sink::{Manifest, Outputs, RunStats};
 use crate::source::{self, Input, Member, Root, Shard};
 
@@ -117,7 +117,7 @@ pub fn analyze(
         pool: &pool,
         outputs: &mut outputs,
         stats: RunStats::default(),
-        blocks: BlockSums::default(),
+        tally: Tally::default(),
         progress,
         cancel,
         cap: config.max_file_size,
@@ -141,7 +141,7 @@ pub fn analyze(
         run.stats.inputs += 1;
     }
     run.finish()?;
-    let (stats, blocks) = (run.stats, run.blocks);
+    let (stats, tally) = (run.stats, run.tally);
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
     let manifest = Manifest::of_run(
         &[
@@ -153,9 +153,7 @@ pub fn analyze(
         &stats,
     );
     let mut paths = outputs.finish(&manifest).map_err(write_err)?;
-    paths.extend(
-        report::write(&config.out, Some(blocks)).map_err(|e| AppError::Output(e.to_string()))?,
-    );
+    paths.extend(report::write(&config.out, &tally).map_err(|e| AppError::Output(e.to_string()))?);
     progress.finish();
     Ok(RunReport {
         stats,
@@ -179,8 +177,8 @@ struct Batcher<'a> {
     pool: &'a rayon::ThreadPool,
     outputs: &'a mut Outputs,
     stats: RunStats,
-    /// The report's block totals, tallied as blocks.csv is written.
-    blocks: BlockSums,
+    /// The report's totals, tallied from the rows as they are written.
+    tally: Tally,
     progress: &'a dyn Progress,
     cancel: &'a AtomicBool,
     cap: u64,
@@ -219,10 +217,10 @@ impl Batcher<'_> {
         self.work_bytes = 0;
         let previous = self.pending.take();
         let outputs = &mut *self.outputs;
-        let blocks = &mut self.blocks;
+        let tally = &mut self.tally;
         let (written, results) = self.pool.install(|| {
             rayon::join(
-                || previous.map(|(w, r)| write_rows(outputs, blocks, &w, &r).map(|()| (w, r))),
+                || previous.map(|(w, r)| write_rows(outputs, tally, &w, &r).map(|()| (w, r))),
                 || -> Results {
                     work.par_iter()
                         .map(|w| {
@@ -278,10 +276,10 @@ impl Batcher<'_> {
 /// The analyses of a batch, in order; `None` where the run was cancelled first.
 type Results = Vec<Option<(Option<u64>, FileAnalysis)>>;
 
-/// Writes a batch's rows to every table, in order, and adds its blocks to the report's sums.
+/// Writes a batch's rows to every table, in order, and adds them to the report's tally.
 fn write_rows(
     outputs: &mut Outputs,
-    blocks: &mut BlockSums,
+    tally: &mut Tally,
     work: &[Work],
     results: &Results,
 ) -> std::io::Result<()> {
@@ -295,7 +293,7 @@ fn write_rows(
             Work::Member(_, m) => m.name.as_str(),
         };
         outputs.write_file(name, *bytes, analysis)?;
-        blocks.add_file(name, analysis);
+        tally.add_file(name, analysis);
     }
     Ok(())
 }

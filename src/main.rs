@@ -31,7 +31,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Report(r)) => {
-            return match livingblocks::report::write(&r.dir, None) {
+            return match livingblocks::report::write_from_tables(&r.dir) {
                 Ok(paths) => {
                     progress::wrote(&paths);
                     ExitCode::SUCCESS

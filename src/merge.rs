@@ -42,7 +42,9 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
     let m = out.join("manifest.tsv");
     merged.write(&m).map_err(write_err)?;
     outputs.push(m);
-    outputs.extend(crate::report::write(out, None).map_err(|e| AppError::Output(e.to_string()))?);
+    outputs.extend(
+        crate::report::write_from_tables(out).map_err(|e| AppError::Output(e.to_string()))?,
+    );
     Ok(RunReport {
         stats,
         elapsed: start.elapsed(),

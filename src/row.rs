@@ -3,10 +3,10 @@
 //! know nothing of the tables).
 
 use crate::go::{Color, Point};
+use crate::go::{IllegalMove, ReplayError};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
 use crate::score::{DeadSource, Margins};
 use crate::sgf::result::RecordInfo;
-use crate::go::{IllegalMove, ReplayError};
 use crate::sgf::{DecodeError, EncodingSource, GameInfo, LoadError};
 use crate::source::InputError;
 

@@ -101,7 +101,7 @@ mod tests {
             }
             let alive: Vec<Method> = Method::ALL.into_iter().filter(|&o| v.alive(o)).collect();
             assert_eq!(alive, [m]);
-            assert_eq!(PerMethod::from_fn(|o| o == m)[m], true);
+            assert!(PerMethod::from_fn(|o| o == m)[m]);
         }
     }
 }

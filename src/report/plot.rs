@@ -1,8 +1,11 @@
-//! The report's SVG charts (plotters' SVG backend: no fonts needed, text stays text).
+//! Draws the report's charts as SVG (plotters' SVG backend: no fonts needed, text stays
+//! text). What a chart shows is decided in `charts`.
 
 use std::path::Path;
 
 use plotters::prelude::*;
+
+use super::charts::Chart;
 
 /// Series colours, told apart in print as well as on screen.
 const PALETTE: [RGBColor; 6] = [
@@ -20,8 +23,26 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// Grouped bars: one group per category, one bar per series; values in `0..=y_max`.
-pub fn grouped_bars(
+/// Draws `chart` into the SVG file `path`.
+pub fn draw(path: &Path, chart: &Chart) -> PlotResult {
+    match chart {
+        Chart::Bars {
+            title,
+            y_desc,
+            categories,
+            series,
+            y_max,
+        } => grouped_bars(path, title, y_desc, categories, series, *y_max),
+        Chart::Histograms {
+            title,
+            x_desc,
+            range,
+            panels,
+        } => histogram_panels(path, title, x_desc, *range, panels),
+    }
+}
+
+fn grouped_bars(
     path: &Path,
     title: &str,
     y_desc: &str,
@@ -81,9 +102,7 @@ pub fn grouped_bars(
     root.present().map_err(err)
 }
 
-/// Histograms side by side, one panel per series, on a shared integer x range; the bins are
-/// given already counted.
-pub fn histogram_panels(
+fn histogram_panels(
     path: &Path,
     title: &str,
     x_desc: &str,

@@ -1,40 +1,106 @@
-//! Totals read back from a run's tables (blocks.csv's tallied by the run as it writes it):
-//! what the report shows and summary.csv holds.
+//! The report's totals: one summable `Tally`, filled game by game from `Facts`, whether a run
+//! feeds it from its typed rows as it writes them or `report DIR` and `merge` feed it from a
+//! folder's tables (`read`). Per-part tallies add up (`+=`) to the tally of the whole.
 
-use std::collections::{BTreeMap, HashMap};
-use std::io::Read;
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::ops::AddAssign;
 
-use super::ReportError;
-use crate::go::Color;
-use crate::row::FileAnalysis;
+use super::facts::{BigEyeFacts, BlockFacts, ChainFacts, GameFacts, ScoreFacts};
+use crate::life::{Method, PerMethod};
+use crate::score::{DeadSource, PerSource};
 
-/// The life methods, in the order the tables write them.
-pub const METHODS: [&str; 5] = ["benson", "mp95", "mpfix", "mp95_eyes", "mpfix_eyes"];
+/// How a game ended, as the report groups games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ending {
+    Score,
+    Resign,
+    /// Time, forfeit, other endings, an unknown ending and no RE at all.
+    Other,
+}
 
-/// The groups games are split into by how they ended.
-pub const ENDINGS: [&str; 3] = ["score", "resign", "other"];
+impl Ending {
+    pub const ALL: [Ending; 3] = [Ending::Score, Ending::Resign, Ending::Other];
 
-/// The sources of dead stones, as games.csv names them.
-pub const SOURCES: [&str; 3] = ["markup", "estimate", "none"];
+    /// The group of games.csv's `how`.
+    pub fn of(how: &str) -> Ending {
+        match how {
+            "score" => Ending::Score,
+            "resign" => Ending::Resign,
+            _ => Ending::Other,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Score => "score",
+            Ending::Resign => "resign",
+            Ending::Other => "other",
+        }
+    }
+}
+
+/// Sums per ending, and over all games.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ByEnding<T> {
+    pub groups: [T; 3],
+    pub all: T,
+}
+
+impl<T> ByEnding<T> {
+    pub fn get(&self, e: Ending) -> &T {
+        &self.groups[e as usize]
+    }
+
+    /// The sums of `e` and of all games, to add a game to both.
+    fn both(&mut self, e: Ending) -> [&mut T; 2] {
+        [&mut self.groups[e as usize], &mut self.all]
+    }
+}
+
+impl<T: for<'a> AddAssign<&'a T>> AddAssign<&ByEnding<T>> for ByEnding<T> {
+    fn add_assign(&mut self, o: &ByEnding<T>) {
+        for (a, b) in self.groups.iter_mut().zip(&o.groups) {
+            *a += b;
+        }
+        self.all += &o.all;
+    }
+}
 
 /// Life totals of one group of games, per colour (index: Black 0, White 1).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LifeSums {
     pub games: u64,
     pub blocks: [u64; 2],
     pub stones: [u64; 2],
-    /// Per method of `METHODS`.
-    pub alive_blocks: [[u64; 2]; 5],
-    pub alive_stones: [[u64; 2]; 5],
+    pub alive_blocks: PerMethod<[u64; 2]>,
+    pub alive_stones: PerMethod<[u64; 2]>,
     pub benson_territory: [u64; 2],
 }
 
+fn add2(a: &mut [u64; 2], b: &[u64; 2]) {
+    a[0] += b[0];
+    a[1] += b[1];
+}
+
+impl AddAssign<&LifeSums> for LifeSums {
+    fn add_assign(&mut self, o: &LifeSums) {
+        self.games += o.games;
+        add2(&mut self.blocks, &o.blocks);
+        add2(&mut self.stones, &o.stones);
+        for m in Method::ALL {
+            add2(&mut self.alive_blocks[m], &o.alive_blocks[m]);
+            add2(&mut self.alive_stones[m], &o.alive_stones[m]);
+        }
+        add2(&mut self.benson_territory, &o.benson_territory);
+    }
+}
+
 /// Margins of one dead-stone source compared with RE.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SourceSums {
     pub compared: u64,
     pub exact: u64,
+    /// Games within one point of RE, the exact ones included.
     pub within_one: u64,
     pub same_winner: u64,
     /// Computed − recorded margin, rounded to whole points.
@@ -44,8 +110,37 @@ pub struct SourceSums {
     pub by_size: BTreeMap<String, (u64, u64)>,
 }
 
+fn add_map<K: Ord + Clone, V: Default + AddAssign + Copy>(
+    a: &mut BTreeMap<K, V>,
+    b: &BTreeMap<K, V>,
+) {
+    for (k, v) in b {
+        *a.entry(k.clone()).or_default() += *v;
+    }
+}
+
+fn add_pairs<K: Ord + Clone>(a: &mut BTreeMap<K, (u64, u64)>, b: &BTreeMap<K, (u64, u64)>) {
+    for (k, v) in b {
+        let e = a.entry(k.clone()).or_default();
+        e.0 += v.0;
+        e.1 += v.1;
+    }
+}
+
+impl AddAssign<&SourceSums> for SourceSums {
+    fn add_assign(&mut self, o: &SourceSums) {
+        self.compared += o.compared;
+        self.exact += o.exact;
+        self.within_one += o.within_one;
+        self.same_winner += o.same_winner;
+        add_map(&mut self.error, &o.error);
+        add_pairs(&mut self.by_rules, &o.by_rules);
+        add_pairs(&mut self.by_size, &o.by_size);
+    }
+}
+
 /// The estimate's dead stones against the markup's, in games that have both.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeadSums {
     pub games: u64,
     /// Games where the two sets are the same.
@@ -59,7 +154,7 @@ pub struct DeadSums {
 }
 
 /// One game whose estimate differs from its markup: the points each alone calls dead.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DeadDiff {
     pub file: String,
     pub game: String,
@@ -68,13 +163,12 @@ pub struct DeadDiff {
 }
 
 impl DeadSums {
-    /// Adds a game from its `dead_estimate` and `dead_markup` cells (space-separated SGF
-    /// points).
-    fn add(&mut self, file: &str, game: &str, estimate: &str, markup: &str) {
-        // The cells list points by column, then row: string order only up to 26 lines, where
-        // the SGF letters turn uppercase. Sorted here, the lookups hold for any board.
-        let mut e: Vec<&str> = estimate.split_whitespace().collect();
-        let mut m: Vec<&str> = markup.split_whitespace().collect();
+    /// Adds a game from its estimated and marked dead stones (SGF points).
+    fn add(&mut self, file: &str, game: &str, estimate: &[String], markup: &[String]) {
+        // Points come by column, then row: string order only up to 26 lines, where the SGF
+        // letters turn uppercase. Sorted here, the lookups hold for any board.
+        let mut e: Vec<&str> = estimate.iter().map(String::as_str).collect();
+        let mut m: Vec<&str> = markup.iter().map(String::as_str).collect();
         e.sort_unstable();
         m.sort_unstable();
         let only = |a: &[&str], b: &[&str]| -> Vec<String> {
@@ -101,20 +195,31 @@ impl DeadSums {
     }
 }
 
+impl AddAssign<&DeadSums> for DeadSums {
+    fn add_assign(&mut self, o: &DeadSums) {
+        self.games += o.games;
+        self.exact += o.exact;
+        self.both += o.both;
+        self.estimate_only += o.estimate_only;
+        self.markup_only += o.markup_only;
+        self.differing.extend(o.differing.iter().cloned());
+    }
+}
+
 /// A block some method calls alive and Benson does not.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NotBenson {
     pub file: String,
     pub game: String,
     pub colour: String,
     pub anchor: String,
-    pub stones: String,
+    pub stones: u64,
     pub mp95: bool,
     pub mpfix: bool,
 }
 
 /// A record whose result contradicts what Benson proves.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Suspicious {
     pub file: String,
     pub game: String,
@@ -124,11 +229,37 @@ pub struct Suspicious {
     pub high: String,
 }
 
-/// Everything the report needs, read from one output folder.
-#[derive(Clone, Debug, Default)]
+/// A chain word with its kind: `(word, closed, alive by the grammar)`.
+pub type ChainKind = (String, bool, bool);
+
+/// Chains of one kind.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct ChainSums {
+    pub chains: u64,
+    /// Chains whose every block mp95 (mpfix) calls alive.
+    pub mp95_all: u64,
+    pub mpfix_all: u64,
+}
+
+/// Big eyes of one size and shape.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct EyeSums {
+    pub eyes: u64,
+    /// The shape's worth in eyes with the owner to move and with the opponent to move.
+    pub worth: (u32, u32),
+    /// Eyes whose shape is in the paper's Tab. 2.
+    pub classified: u64,
+}
+
+/// Everything the report shows.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
     pub rows: u64,
     pub files: u64,
+    /// The first and last `file` added: a file split between two tallies is counted once
+    /// when they are summed.
+    first_file: Option<String>,
+    last_file: Option<String>,
     pub status: BTreeMap<String, u64>,
     pub sizes: BTreeMap<String, u64>,
     /// `(how, winner)` of the games with an RE.
@@ -144,12 +275,11 @@ pub struct Tally {
     pub re_margin: u64,
     /// Raw REs that matched no known form, with their counts.
     pub re_unparsed: BTreeMap<String, u64>,
-    /// Per `ENDINGS` group, then all games last.
-    pub life: [LifeSums; 4],
+    pub life: ByEnding<LifeSums>,
     /// `agreement[a][b]`: blocks alive under both methods a and b.
-    pub agreement: [[u64; 5]; 5],
+    pub agreement: PerMethod<PerMethod<u64>>,
     pub not_benson: Vec<NotBenson>,
-    pub sources: [SourceSums; 3],
+    pub sources: PerSource<SourceSums>,
     pub dead: DeadSums,
     /// Estimate's winner against RE's for resigned games: `(games, agreeing)`.
     pub resign_winner: (u64, u64),
@@ -157,396 +287,69 @@ pub struct Tally {
     /// Benson-proven points (stones and territory) and area scores, per colour.
     pub proven: [u64; 2],
     pub area: [u64; 2],
-    /// `(word, closed, grammar)` → `(chains, all alive by mp95, all alive by mpfix)`.
-    pub chains: BTreeMap<(String, bool, bool), (u64, u64, u64)>,
-    /// `(size, shape)` → `(count, worth owner to move, worth opponent to move, classified)`.
-    pub big_eyes: BTreeMap<(u32, String), (u64, String, String, u64)>,
-}
-
-/// What blocks.csv adds to the report. A run tallies it from the rows as it writes them (the
-/// table is the largest a run writes: reading it back cost a tenth of a corpus run); `report
-/// DIR` reads it from the table. Both give the same sums.
-#[derive(Clone, Debug, Default)]
-pub struct BlockSums {
-    /// Per `ENDINGS` group, then all games; only the block and stone counts are set.
-    pub life: [LifeSums; 4],
-    pub agreement: [[u64; 5]; 5],
-    pub not_benson: Vec<NotBenson>,
-}
-
-impl BlockSums {
-    /// Adds one block of a game in ending group `group`. `alive` is per `METHODS`; `listed`
-    /// names the block, asked for only when it goes on the not-Benson list.
-    fn add(
-        &mut self,
-        group: usize,
-        colour: usize,
-        stones: u64,
-        alive: [bool; 5],
-        listed: impl FnOnce() -> NotBenson,
-    ) {
-        for g in [group, 3] {
-            let l = &mut self.life[g];
-            l.blocks[colour] += 1;
-            l.stones[colour] += stones;
-            for (k, &a) in alive.iter().enumerate() {
-                if a {
-                    l.alive_blocks[k][colour] += 1;
-                    l.alive_stones[k][colour] += stones;
-                }
-            }
-        }
-        for a in 0..5 {
-            for b in 0..5 {
-                self.agreement[a][b] += u64::from(alive[a] && alive[b]);
-            }
-        }
-        if (alive[1] || alive[2]) && !alive[0] {
-            self.not_benson.push(listed());
-        }
-    }
-
-    /// Adds the blocks of one file's games, as blocks.csv writes them.
-    pub fn add_file(&mut self, file: &str, a: &FileAnalysis) {
-        for g in &a.games {
-            let Some(game) = g.game else { continue };
-            let group = g
-                .record
-                .as_ref()
-                .and_then(|r| r.result)
-                .map_or(2, |res| ending(res.how.as_str()));
-            for b in &g.blocks {
-                let v = &b.verdict;
-                let alive = [v.benson, v.mp95, v.mpfix, v.mp95_eyes, v.mpfix_eyes];
-                let colour = usize::from(b.colour == Color::White);
-                self.add(group, colour, u64::from(b.stones), alive, || NotBenson {
-                    file: file.to_string(),
-                    game: game.to_string(),
-                    colour: b.colour.letter().to_string(),
-                    anchor: b.anchor.to_string(),
-                    stones: b.stones.to_string(),
-                    mp95: v.mp95,
-                    mpfix: v.mpfix,
-                });
-            }
-        }
-    }
-}
-
-/// The header of a CSV table: column names to positions, looked up once per table, not per row
-/// (blocks.csv has a hundred million bytes on a large corpus).
-struct Columns(HashMap<String, usize>);
-
-impl Columns {
-    fn col(&self, name: &str) -> Col {
-        Col(self.0.get(name).copied())
-    }
-
-    fn cols<const N: usize>(&self, names: [&str; N]) -> [Col; N] {
-        names.map(|n| self.col(n))
-    }
-}
-
-/// One column of a table; a column the table lacks reads as empty.
-#[derive(Clone, Copy)]
-struct Col(Option<usize>);
-
-impl Col {
-    fn get(self, row: &csv::StringRecord) -> &str {
-        self.0.and_then(|i| row.get(i)).unwrap_or("")
-    }
-
-    fn num(self, row: &csv::StringRecord) -> u64 {
-        self.get(row).parse().unwrap_or(0)
-    }
-
-    fn flag(self, row: &csv::StringRecord) -> bool {
-        self.get(row) == "1"
-    }
-}
-
-fn open(dir: &Path, name: &str) -> Result<(csv::Reader<Box<dyn Read>>, Columns), ReportError> {
-    let path = dir.join(name);
-    let file = std::fs::File::open(&path)
-        .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
-    let reader: Box<dyn Read> = Box::new(std::io::BufReader::with_capacity(1 << 16, file));
-    let mut r = csv::Reader::from_reader(reader);
-    let headers = r
-        .headers()
-        .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
-    let cols = headers
-        .iter()
-        .enumerate()
-        .map(|(i, h)| (h.to_string(), i))
-        .collect();
-    Ok((r, Columns(cols)))
-}
-
-/// Reads the next row of table `name` into `row`; false at the end.
-fn next_row(
-    r: &mut csv::Reader<Box<dyn Read>>,
-    row: &mut csv::StringRecord,
-    dir: &Path,
-    name: &str,
-) -> Result<bool, ReportError> {
-    r.read_record(row)
-        .map_err(|e| ReportError::Read(format!("{}: {e}", dir.join(name).display())))
-}
-
-fn rows(
-    r: &mut csv::Reader<Box<dyn Read>>,
-    dir: &Path,
-    name: &str,
-    mut f: impl FnMut(&csv::StringRecord),
-) -> Result<(), ReportError> {
-    let mut row = csv::StringRecord::new();
-    while next_row(r, &mut row, dir, name)? {
-        f(&row);
-    }
-    Ok(())
-}
-
-/// Sums blocks.csv of `dir`, each block under its game's ending. Both tables list games in
-/// the same order (a run's input order, which `merge` keeps), so games.csv is read alongside,
-/// a merge join that holds one game at a time instead of a key per game of the corpus.
-fn read_blocks(dir: &Path) -> Result<BlockSums, ReportError> {
-    let (mut games, gc) = open(dir, "games.csv")?;
-    let [g_file, g_game, g_how] = gc.cols(["file", "game", "how"]);
-    let (mut r, c) = open(dir, "blocks.csv")?;
-    let [file_c, game_c, colour_c, stones_c, anchor_c] =
-        c.cols(["file", "game", "colour", "stones", "anchor"]);
-    let methods = METHODS.map(|m| c.col(m));
-    let mut key = (String::new(), String::new());
-    let mut group = 2;
-    let (mut row, mut game_row) = (csv::StringRecord::new(), csv::StringRecord::new());
-    let mut sums = BlockSums::default();
-    while next_row(&mut r, &mut row, dir, "blocks.csv")? {
-        let (file, game) = (file_c.get(&row), game_c.get(&row));
-        if key.0 != file || key.1 != game {
-            key = (file.to_string(), game.to_string());
-            group = loop {
-                if !next_row(&mut games, &mut game_row, dir, "games.csv")? {
-                    return Err(ReportError::Read(format!(
-                        "{}: game {game} of {file} is not in games.csv, or not in its order",
-                        dir.join("blocks.csv").display()
-                    )));
-                }
-                if g_file.get(&game_row) == file && g_game.get(&game_row) == game {
-                    break ending(g_how.get(&game_row));
-                }
-            };
-        }
-        let alive = methods.map(|m| m.flag(&row));
-        let colour = usize::from(colour_c.get(&row) == "W");
-        sums.add(group, colour, stones_c.num(&row), alive, || NotBenson {
-            file: file.to_string(),
-            game: game.to_string(),
-            colour: colour_c.get(&row).to_string(),
-            anchor: anchor_c.get(&row).to_string(),
-            stones: stones_c.get(&row).to_string(),
-            mp95: alive[1],
-            mpfix: alive[2],
-        });
-    }
-    Ok(sums)
-}
-
-/// The ending group of a `how` value.
-fn ending(how: &str) -> usize {
-    match how {
-        "score" => 0,
-        "resign" => 1,
-        _ => 2,
-    }
-}
-
-fn parse_f(s: &str) -> Option<f64> {
-    s.parse().ok()
-}
-
-/// The columns of games.csv the report reads.
-struct GameCols {
-    file: Col,
-    game: Col,
-    status: Col,
-    encoding: Col,
-    size: Col,
-    suicides: Col,
-    ko_retakes: Col,
-    setup_stones: Col,
-    rules: Col,
-    how: Col,
-    winner: Col,
-    re: Col,
-    re_parsed: Col,
-    margin: Col,
-    score_source: Col,
-    has_markup: Col,
-    suspicious: Col,
-    benson_low: Col,
-    benson_high: Col,
-    /// Per colour (Black, White).
-    benson_territory: [Col; 2],
-    benson_stones: [Col; 2],
-    area: [Col; 2],
-    /// Per `SOURCES`: the margin under the game's rules, territory, area.
-    margins: [[Col; 3]; 3],
-    dead_markup: Col,
-    dead_estimate: Col,
-}
-
-impl GameCols {
-    fn of(c: &Columns) -> GameCols {
-        let [file, game, status, encoding, size, suicides, ko_retakes, setup_stones, rules] = c
-            .cols([
-                "file",
-                "game",
-                "status",
-                "encoding",
-                "size",
-                "suicides",
-                "ko_retakes",
-                "setup_stones",
-                "rules",
-            ]);
-        let [how, winner, re, re_parsed, margin, score_source, has_markup, suspicious] = c.cols([
-            "how",
-            "winner",
-            "RE",
-            "re_parsed",
-            "margin",
-            "score_source",
-            "has_markup",
-            "suspicious",
-        ]);
-        let per_colour = |name: &str| ["b", "w"].map(|s| c.col(&format!("{name}_{s}")));
-        GameCols {
-            file,
-            game,
-            status,
-            encoding,
-            size,
-            suicides,
-            ko_retakes,
-            setup_stones,
-            rules,
-            how,
-            winner,
-            re,
-            re_parsed,
-            margin,
-            score_source,
-            has_markup,
-            suspicious,
-            benson_low: c.col("benson_margin_low"),
-            benson_high: c.col("benson_margin_high"),
-            benson_territory: per_colour("benson_territory"),
-            benson_stones: per_colour("benson_stones"),
-            area: per_colour("area"),
-            dead_markup: c.col("dead_markup"),
-            dead_estimate: c.col("dead_estimate"),
-            margins: SOURCES.map(|src| {
-                [
-                    c.col(&format!("margin_{src}")),
-                    c.col(&format!("margin_{src}_territory")),
-                    c.col(&format!("margin_{src}_area")),
-                ]
-            }),
-        }
-    }
+    pub chains: BTreeMap<ChainKind, ChainSums>,
+    /// By `(size, shape)`.
+    pub big_eyes: BTreeMap<(u32, String), EyeSums>,
 }
 
 impl Tally {
-    /// Reads games.csv, blocks.csv, chains.csv and big_eyes.csv of `dir`, taking the block
-    /// sums from `blocks` instead of blocks.csv when the run that wrote the table tallied them.
-    pub fn read(dir: &Path, blocks: Option<BlockSums>) -> Result<Tally, ReportError> {
-        let mut t = Tally::default();
-        let (mut r, c) = open(dir, "games.csv")?;
-        let c = GameCols::of(&c);
-        let mut last_file = String::new();
-        rows(&mut r, dir, "games.csv", |row| {
-            t.rows += 1;
-            let file = c.file.get(row);
-            if file != last_file {
-                t.files += 1;
-                last_file = file.to_string();
+    /// Adds one games.csv row.
+    pub fn add_game(&mut self, g: &GameFacts) {
+        self.rows += 1;
+        if self.last_file.as_deref() != Some(g.file.as_str()) {
+            self.files += 1;
+            if self.first_file.is_none() {
+                self.first_file = Some(g.file.clone());
             }
-            *t.status.entry(c.status.get(row).to_string()).or_default() += 1;
-            let enc = c.encoding.get(row);
-            if !enc.is_empty() {
-                *t.encodings.entry(enc.to_string()).or_default() += 1;
-            }
-            let size = c.size.get(row);
-            if size.is_empty() {
-                return;
-            }
-            *t.sizes.entry(size.to_string()).or_default() += 1;
-            t.suicides += c.suicides.num(row);
-            t.ko_retakes += c.ko_retakes.num(row);
-            t.setup_games += u64::from(c.setup_stones.num(row) > 0);
-            *t.rules.entry(c.rules.get(row).to_string()).or_default() += 1;
-            let how = c.how.get(row);
-            let winner = c.winner.get(row);
-            let group = ending(how);
-            let re = c.re.get(row);
-            if !re.trim().is_empty() {
-                t.re_present += 1;
-                *t.endings
-                    .entry((how.to_string(), winner.to_string()))
-                    .or_default() += 1;
-                if c.re_parsed.flag(row) {
-                    t.re_parsed += 1;
-                } else {
-                    *t.re_unparsed.entry(re.to_string()).or_default() += 1;
-                }
-            }
-            for g in [group, 3] {
-                let l = &mut t.life[g];
-                l.games += 1;
-                for k in 0..2 {
-                    l.benson_territory[k] += c.benson_territory[k].num(row);
-                }
-            }
-            t.score_columns(&c, row, winner, how);
-        })?;
-        let blocks = match blocks {
-            Some(b) => b,
-            None => read_blocks(dir)?,
-        };
-        for (l, b) in t.life.iter_mut().zip(&blocks.life) {
-            l.blocks = b.blocks;
-            l.stones = b.stones;
-            l.alive_blocks = b.alive_blocks;
-            l.alive_stones = b.alive_stones;
+            self.last_file = Some(g.file.clone());
         }
-        t.agreement = blocks.agreement;
-        t.not_benson = blocks.not_benson;
-        t.read_chains(dir)?;
-        t.read_big_eyes(dir)?;
-        Ok(t)
+        *self.status.entry(g.status.clone()).or_default() += 1;
+        if !g.encoding.is_empty() {
+            *self.encodings.entry(g.encoding.clone()).or_default() += 1;
+        }
+        let Some(r) = &g.replayed else {
+            return;
+        };
+        *self.sizes.entry(r.size.clone()).or_default() += 1;
+        self.suicides += r.suicides;
+        self.ko_retakes += r.ko_retakes;
+        self.setup_games += u64::from(r.setup);
+        *self.rules.entry(r.rules.clone()).or_default() += 1;
+        if !r.re.trim().is_empty() {
+            self.re_present += 1;
+            *self
+                .endings
+                .entry((r.how.clone(), r.winner.clone()))
+                .or_default() += 1;
+            if r.re_parsed {
+                self.re_parsed += 1;
+            } else {
+                *self.re_unparsed.entry(r.re.clone()).or_default() += 1;
+            }
+        }
+        for l in self.life.both(Ending::of(&r.how)) {
+            l.games += 1;
+            add2(&mut l.benson_territory, &r.benson_territory);
+        }
+        if let Some(s) = &r.score {
+            self.add_score(g, s);
+        }
     }
 
-    fn score_columns(&mut self, c: &GameCols, row: &csv::StringRecord, winner: &str, how: &str) {
-        if c.score_source.get(row).is_empty() {
-            return;
-        }
-        let has_markup = c.has_markup.flag(row);
-        self.markup_games += u64::from(has_markup);
-        // The estimate ran when its territory margin is written (the margin under the
-        // game's rules is empty when the rules are unknown).
-        if has_markup && !c.margins[1][1].get(row).is_empty() {
-            self.dead.add(
-                c.file.get(row),
-                c.game.get(row),
-                c.dead_estimate.get(row),
-                c.dead_markup.get(row),
-            );
+    fn add_score(&mut self, g: &GameFacts, s: &ScoreFacts) {
+        let r = g.replayed.as_ref().expect("a scored game was replayed");
+        self.markup_games += u64::from(s.has_markup);
+        // The estimate ran when its territory margin is there (the margin under the game's
+        // rules is absent when the rules are unknown).
+        if s.has_markup && s.margins[DeadSource::Estimate].territory.is_some() {
+            self.dead
+                .add(&g.file, &g.game, &s.dead_estimate, &s.dead_markup);
         }
         for k in 0..2 {
-            self.proven[k] += c.benson_stones[k].num(row) + c.benson_territory[k].num(row);
-            self.area[k] += c.area[k].num(row);
+            self.proven[k] += r.benson_stones[k] + r.benson_territory[k];
+            self.area[k] += s.area[k];
         }
-        let recorded = match (winner, parse_f(c.margin.get(row))) {
+        let recorded = match (r.winner.as_str(), r.re_margin) {
             ("B", Some(m)) => Some(m),
             ("W", Some(m)) => Some(-m),
             ("draw", _) => Some(0.0),
@@ -555,32 +358,31 @@ impl Tally {
         if recorded.is_some() {
             self.re_margin += 1;
         }
-        if c.suspicious.flag(row) {
+        if s.suspicious {
             self.suspicious.push(Suspicious {
-                file: c.file.get(row).to_string(),
-                game: c.game.get(row).to_string(),
-                re: c.re.get(row).to_string(),
-                rules: c.rules.get(row).to_string(),
-                low: c.benson_low.get(row).to_string(),
-                high: c.benson_high.get(row).to_string(),
+                file: g.file.clone(),
+                game: g.game.clone(),
+                re: r.re.clone(),
+                rules: r.rules.clone(),
+                low: s.benson_low.clone(),
+                high: s.benson_high.clone(),
             });
         }
-        if how == "resign" && (winner == "B" || winner == "W") {
-            let estimate_territory = c.margins[1][1];
-            if let Some(m) = parse_f(estimate_territory.get(row)) {
+        if r.how == "resign" && (r.winner == "B" || r.winner == "W") {
+            if let Some(m) = s.margins[DeadSource::Estimate].territory {
                 self.resign_winner.0 += 1;
                 let says = if m > 0.0 { "B" } else { "W" };
-                self.resign_winner.1 += u64::from(says == winner);
+                self.resign_winner.1 += u64::from(says == r.winner);
             }
         }
         let Some(want) = recorded else {
             return;
         };
-        let (size, rules) = (c.size.get(row), c.rules.get(row));
-        for (k, [under, territory, area]) in c.margins.iter().enumerate() {
-            let computed = parse_f(under.get(row)).or_else(|| {
-                let t = parse_f(territory.get(row))?;
-                let a = parse_f(area.get(row))?;
+        for source in DeadSource::ALL {
+            let m = &s.margins[source];
+            // Where the rules are unknown, the closer of the two ways of counting.
+            let computed = m.rules.or_else(|| {
+                let (t, a) = (m.territory?, m.area?);
                 Some(if (t - want).abs() <= (a - want).abs() {
                     t
                 } else {
@@ -590,65 +392,73 @@ impl Tally {
             let Some(m) = computed else {
                 continue;
             };
-            let s = &mut self.sources[k];
+            let sums = &mut self.sources[source];
             let exact = (m - want).abs() < 1e-3;
-            s.compared += 1;
-            s.exact += u64::from(exact);
-            s.within_one += u64::from((m - want).abs() <= 1.0 + 1e-3);
-            s.same_winner += u64::from((m > 0.0) == (want > 0.0) || m == want);
-            *s.error.entry((m - want).round() as i32).or_default() += 1;
-            for (map, key) in [(&mut s.by_rules, rules), (&mut s.by_size, size)] {
-                let e = map.entry(key.to_string()).or_default();
+            sums.compared += 1;
+            sums.exact += u64::from(exact);
+            sums.within_one += u64::from((m - want).abs() <= 1.0 + 1e-3);
+            sums.same_winner += u64::from((m > 0.0) == (want > 0.0) || m == want);
+            *sums.error.entry((m - want).round() as i32).or_default() += 1;
+            for (map, key) in [(&mut sums.by_rules, &r.rules), (&mut sums.by_size, &r.size)] {
+                let e = map.entry(key.clone()).or_default();
                 e.0 += 1;
                 e.1 += u64::from(exact);
             }
         }
     }
 
-    fn read_chains(&mut self, dir: &Path) -> Result<(), ReportError> {
-        let (mut r, c) = open(dir, "chains.csv")?;
-        let [word, closed, grammar, mp95, mpfix] =
-            c.cols(["word", "closed", "grammar", "mp95", "mpfix"]);
-        rows(&mut r, dir, "chains.csv", |row| {
-            let e = self
-                .chains
-                .entry((
-                    word.get(row).to_string(),
-                    closed.flag(row),
-                    grammar.flag(row),
-                ))
-                .or_default();
-            e.0 += 1;
-            e.1 += u64::from(mp95.flag(row));
-            e.2 += u64::from(mpfix.flag(row));
-        })
+    /// Adds one block of a game that ended as `ending`.
+    pub fn add_block(&mut self, ending: Ending, b: &BlockFacts) {
+        let colour = usize::from(b.colour == "W");
+        for l in self.life.both(ending) {
+            l.blocks[colour] += 1;
+            l.stones[colour] += b.stones;
+            for m in Method::ALL {
+                if b.alive[m] {
+                    l.alive_blocks[m][colour] += 1;
+                    l.alive_stones[m][colour] += b.stones;
+                }
+            }
+        }
+        for a in Method::ALL {
+            for c in Method::ALL {
+                self.agreement[a][c] += u64::from(b.alive[a] && b.alive[c]);
+            }
+        }
+        let (mp95, mpfix) = (b.alive[Method::Mp95], b.alive[Method::Mpfix]);
+        if (mp95 || mpfix) && !b.alive[Method::Benson] {
+            self.not_benson.push(NotBenson {
+                file: b.file.clone(),
+                game: b.game.clone(),
+                colour: b.colour.clone(),
+                anchor: b.anchor.clone(),
+                stones: b.stones,
+                mp95,
+                mpfix,
+            });
+        }
     }
 
-    fn read_big_eyes(&mut self, dir: &Path) -> Result<(), ReportError> {
-        let (mut r, c) = open(dir, "big_eyes.csv")?;
-        let [size_c, shape, owner, opponent, classified] = c.cols([
-            "size",
-            "shape",
-            "worth_owner_to_move",
-            "worth_opponent_to_move",
-            "classified",
-        ]);
-        rows(&mut r, dir, "big_eyes.csv", |row| {
-            let size = size_c.num(row) as u32;
-            let e = self
-                .big_eyes
-                .entry((size, shape.get(row).to_string()))
-                .or_insert_with(|| {
-                    (
-                        0,
-                        owner.get(row).to_string(),
-                        opponent.get(row).to_string(),
-                        0,
-                    )
-                });
-            e.0 += 1;
-            e.3 += u64::from(classified.flag(row));
-        })
+    pub fn add_chain(&mut self, c: &ChainFacts) {
+        let e = self
+            .chains
+            .entry((c.word.clone(), c.closed, c.grammar))
+            .or_default();
+        e.chains += 1;
+        e.mp95_all += u64::from(c.mp95_all);
+        e.mpfix_all += u64::from(c.mpfix_all);
+    }
+
+    pub fn add_big_eye(&mut self, e: &BigEyeFacts) {
+        let s = self
+            .big_eyes
+            .entry((e.size, e.shape.clone()))
+            .or_insert_with(|| EyeSums {
+                worth: e.worth,
+                ..EyeSums::default()
+            });
+        s.eyes += 1;
+        s.classified += u64::from(e.classified);
     }
 
     /// summary.csv rows: `(measure, colour, method, value)`, counts only, so that the rows of
@@ -673,24 +483,23 @@ impl Tally {
         push("re", "", "parsed", self.re_parsed);
         push("re", "", "with_margin", self.re_margin);
         push("games", "", "has_markup", self.markup_games);
-        let all = &self.life[3];
+        let all = &self.life.all;
         for (k, colour) in ["B", "W"].iter().enumerate() {
             push("blocks", colour, "all", all.blocks[k]);
             push("stones", colour, "all", all.stones[k]);
-            for (m, method) in METHODS.iter().enumerate() {
-                push("blocks_alive", colour, method, all.alive_blocks[m][k]);
-                push("stones_alive", colour, method, all.alive_stones[m][k]);
+            for m in Method::ALL {
+                push("blocks_alive", colour, m.name(), all.alive_blocks[m][k]);
+                push("stones_alive", colour, m.name(), all.alive_stones[m][k]);
             }
             push("territory", colour, "benson", all.benson_territory[k]);
             push("proven_points", colour, "benson", self.proven[k]);
             push("area_points", colour, "best_source", self.area[k]);
         }
-        for (k, src) in SOURCES.iter().enumerate() {
-            let s = &self.sources[k];
-            push("margin_compared", "", src, s.compared);
-            push("margin_exact", "", src, s.exact);
-            push("margin_within_1", "", src, s.within_one);
-            push("winner_agrees", "", src, s.same_winner);
+        for (src, s) in self.sources.iter() {
+            push("margin_compared", "", src.name(), s.compared);
+            push("margin_exact", "", src.name(), s.exact);
+            push("margin_within_1", "", src.name(), s.within_one);
+            push("winner_agrees", "", src.name(), s.same_winner);
         }
         let d = &self.dead;
         push("dead_vs_markup", "", "games", d.games);
@@ -708,50 +517,301 @@ impl Tally {
             "not_benson_blocks",
             "",
             "mp95",
-            self.not_benson.iter().filter(|b| b.mp95).count() as u64,
+            self.not_benson_by(Method::Mp95),
         );
         push(
             "not_benson_blocks",
             "",
             "mpfix",
-            self.not_benson.iter().filter(|b| b.mpfix).count() as u64,
+            self.not_benson_by(Method::Mpfix),
         );
-        let chains: u64 = self.chains.values().map(|v| v.0).sum();
+        let chains: u64 = self.chains.values().map(|v| v.chains).sum();
         let grammar: u64 = self
             .chains
             .iter()
             .filter(|(k, _)| k.2)
-            .map(|(_, v)| v.0)
+            .map(|(_, v)| v.chains)
             .sum();
         push("chains", "", "all", chains);
         push("chains", "", "grammar", grammar);
-        let eyes: u64 = self.big_eyes.values().map(|v| v.0).sum();
-        let classified: u64 = self.big_eyes.values().map(|v| v.3).sum();
+        let eyes: u64 = self.big_eyes.values().map(|v| v.eyes).sum();
+        let classified: u64 = self.big_eyes.values().map(|v| v.classified).sum();
         push("big_eyes", "", "all", eyes);
         push("big_eyes", "", "classified", classified);
         out
+    }
+
+    /// Blocks on the not-Benson list that `m` (mp95 or mpfix) calls alive.
+    pub fn not_benson_by(&self, m: Method) -> u64 {
+        self.not_benson
+            .iter()
+            .filter(|b| match m {
+                Method::Mp95 => b.mp95,
+                Method::Mpfix => b.mpfix,
+                _ => false,
+            })
+            .count() as u64
+    }
+}
+
+impl AddAssign<&Tally> for Tally {
+    /// The tally of `self`'s rows followed by `o`'s.
+    fn add_assign(&mut self, o: &Tally) {
+        self.rows += o.rows;
+        self.files += o.files;
+        if o.first_file.is_some() && o.first_file == self.last_file {
+            self.files -= 1;
+        }
+        if self.first_file.is_none() {
+            self.first_file.clone_from(&o.first_file);
+        }
+        if o.last_file.is_some() {
+            self.last_file.clone_from(&o.last_file);
+        }
+        add_map(&mut self.status, &o.status);
+        add_map(&mut self.sizes, &o.sizes);
+        add_map(&mut self.endings, &o.endings);
+        add_map(&mut self.encodings, &o.encodings);
+        add_map(&mut self.rules, &o.rules);
+        self.suicides += o.suicides;
+        self.ko_retakes += o.ko_retakes;
+        self.setup_games += o.setup_games;
+        self.markup_games += o.markup_games;
+        self.re_present += o.re_present;
+        self.re_parsed += o.re_parsed;
+        self.re_margin += o.re_margin;
+        add_map(&mut self.re_unparsed, &o.re_unparsed);
+        self.life += &o.life;
+        for a in Method::ALL {
+            for b in Method::ALL {
+                self.agreement[a][b] += o.agreement[a][b];
+            }
+        }
+        self.not_benson.extend(o.not_benson.iter().cloned());
+        for s in DeadSource::ALL {
+            self.sources[s] += &o.sources[s];
+        }
+        self.dead += &o.dead;
+        self.resign_winner.0 += o.resign_winner.0;
+        self.resign_winner.1 += o.resign_winner.1;
+        self.suspicious.extend(o.suspicious.iter().cloned());
+        add2(&mut self.proven, &o.proven);
+        add2(&mut self.area, &o.area);
+        for (k, v) in &o.chains {
+            let e = self.chains.entry(k.clone()).or_default();
+            e.chains += v.chains;
+            e.mp95_all += v.mp95_all;
+            e.mpfix_all += v.mpfix_all;
+        }
+        for (k, v) in &o.big_eyes {
+            let e = self.big_eyes.entry(k.clone()).or_insert(EyeSums {
+                worth: v.worth,
+                ..EyeSums::default()
+            });
+            e.eyes += v.eyes;
+            e.classified += v.classified;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::analyze_file;
+    use crate::report::facts::SourceMargins;
+    use crate::row::FileAnalysis;
 
-    /// Cells need not be in string order (boards over 26 lines use uppercase letters).
+    fn block(stones: u64, alive: &[Method]) -> BlockFacts {
+        BlockFacts {
+            file: "a.sgf".into(),
+            game: "0".into(),
+            colour: "B".into(),
+            anchor: "aa".into(),
+            stones,
+            alive: PerMethod::from_fn(|m| alive.contains(&m)),
+        }
+    }
+
+    fn game(file: &str, how: &str, winner: &str, margin: Option<f64>) -> GameFacts {
+        GameFacts {
+            file: file.into(),
+            game: "0".into(),
+            status: "ok".into(),
+            encoding: "UTF-8".into(),
+            replayed: Some(super::super::facts::ReplayedFacts {
+                size: "19".into(),
+                suicides: 0,
+                ko_retakes: 1,
+                setup: false,
+                rules: "japanese".into(),
+                how: how.into(),
+                winner: winner.into(),
+                re: format!("{winner}+R"),
+                re_parsed: true,
+                re_margin: margin,
+                benson_territory: [3, 0],
+                benson_stones: [10, 0],
+                score: None,
+            }),
+        }
+    }
+
+    /// Margins of a scored game: the markup and the estimate as given, nothing dead at 0.
+    fn scored(file: &str, margin: f64, markup: f64, estimate: f64) -> GameFacts {
+        let mut g = game(file, "score", "B", Some(margin));
+        let at = |m: f64| SourceMargins {
+            rules: Some(m),
+            territory: Some(m),
+            area: Some(m + 1.0),
+        };
+        g.replayed.as_mut().unwrap().score = Some(ScoreFacts {
+            has_markup: true,
+            dead_markup: vec!["aa".into(), "ba".into()],
+            dead_estimate: vec!["ba".into(), "aa".into()],
+            margins: PerSource([at(markup), at(estimate), at(0.0)]),
+            suspicious: false,
+            benson_low: "-10".into(),
+            benson_high: "20".into(),
+            area: [50, 40],
+        });
+        g
+    }
+
     #[test]
-    fn dead_sets_compare_point_by_point_in_any_order() {
-        let mut d = DeadSums::default();
-        d.add("a.sgf", "0", "ba ab cc", "ba ab cc");
-        d.add("b.sgf", "0", "ba ab dd", "ea ba ab");
-        d.add("c.sgf", "0", "", "");
-        assert_eq!((d.games, d.exact), (3, 2));
-        assert_eq!((d.both, d.estimate_only, d.markup_only), (5, 1, 1));
-        assert_eq!(d.differing.len(), 1);
-        let g = &d.differing[0];
-        assert_eq!((g.file.as_str(), g.game.as_str()), ("b.sgf", "0"));
+    fn blocks_count_under_their_ending_and_under_all() {
+        let mut t = Tally::default();
+        t.add_block(Ending::Score, &block(4, &[Method::Benson, Method::Mpfix]));
+        t.add_block(Ending::Resign, &block(2, &[Method::Mp95]));
+        let score = t.life.get(Ending::Score);
+        assert_eq!((score.blocks, score.stones), ([1, 0], [4, 0]));
+        assert_eq!(score.alive_stones[Method::Benson], [4, 0]);
+        assert_eq!(score.alive_blocks[Method::Mp95], [0, 0]);
+        assert_eq!(t.life.all.blocks, [2, 0]);
+        assert_eq!(t.life.all.alive_blocks[Method::Mp95], [1, 0]);
+        assert_eq!(t.agreement[Method::Benson][Method::Mpfix], 1);
+        assert_eq!(t.agreement[Method::Mp95][Method::Mp95], 1);
+        // Alive by mp95, not by Benson: listed.
+        assert_eq!(t.not_benson.len(), 1);
+        assert_eq!(t.not_benson_by(Method::Mp95), 1);
+        assert_eq!(t.not_benson_by(Method::Mpfix), 0);
+    }
+
+    #[test]
+    fn margins_compare_with_re_per_source() {
+        let mut t = Tally::default();
+        t.add_game(&scored("a.sgf", 2.5, 2.5, 3.5));
+        t.add_game(&scored("b.sgf", 2.5, 2.5, 9.5));
+        let markup = &t.sources[DeadSource::Markup];
         assert_eq!(
-            (g.estimate_only.clone(), g.markup_only.clone()),
-            (vec!["dd".to_string()], vec!["ea".to_string()])
+            (markup.compared, markup.exact, markup.within_one),
+            (2, 2, 2)
         );
+        let estimate = &t.sources[DeadSource::Estimate];
+        assert_eq!((estimate.exact, estimate.within_one), (0, 1));
+        assert_eq!(estimate.error.get(&1), Some(&1));
+        assert_eq!(estimate.error.get(&7), Some(&1));
+        // Nothing dead gives B+0: the wrong winner, two points off.
+        assert_eq!(t.sources[DeadSource::None].same_winner, 0);
+        assert_eq!(t.re_margin, 2);
+        // Same dead stones in another order: exact.
+        assert_eq!((t.dead.games, t.dead.exact, t.dead.both), (2, 2, 4));
+        assert_eq!(t.area, [100, 80]);
+        assert_eq!(t.proven, [26, 0]);
+    }
+
+    #[test]
+    fn games_count_by_status_ending_and_file() {
+        let mut t = Tally::default();
+        t.add_game(&game("a.sgf", "resign", "W", None));
+        let mut second = game("a.sgf", "unknown", "unknown", None);
+        second.game = "1".into();
+        t.add_game(&second);
+        t.add_game(&GameFacts {
+            file: "b.sgf".into(),
+            game: String::new(),
+            status: "parse_error".into(),
+            encoding: String::new(),
+            replayed: None,
+        });
+        assert_eq!((t.rows, t.files), (3, 2));
+        assert_eq!(t.status.get("ok"), Some(&2));
+        assert_eq!(t.status.get("parse_error"), Some(&1));
+        assert_eq!(t.encodings.get("UTF-8"), Some(&2));
+        assert_eq!(t.life.get(Ending::Resign).games, 1);
+        assert_eq!(t.life.get(Ending::Other).games, 1);
+        assert_eq!(t.life.all.benson_territory, [6, 0]);
+        assert_eq!(t.ko_retakes, 2);
+        assert_eq!(t.sizes.get("19"), Some(&2));
+    }
+
+    /// Tallies of consecutive parts add up to the tally of the whole, a file split between
+    /// two parts counted once.
+    #[test]
+    fn parts_add_up_to_the_whole() {
+        let games = [
+            scored("a.sgf", 2.5, 2.5, 3.5),
+            game("a.sgf", "resign", "B", None),
+            game("b.sgf", "time", "W", None),
+            scored("c.sgf", 0.5, 1.5, 0.5),
+        ];
+        let mut whole = Tally::default();
+        for g in &games {
+            whole.add_game(g);
+            whole.add_block(Ending::Score, &block(3, &[Method::Mp95]));
+        }
+        whole.add_chain(&ChainFacts {
+            word: "2".into(),
+            closed: false,
+            grammar: true,
+            mp95_all: true,
+            mpfix_all: true,
+        });
+        for split in 0..=games.len() {
+            let (mut a, mut b) = (Tally::default(), Tally::default());
+            for (k, g) in games.iter().enumerate() {
+                let part = if k < split { &mut a } else { &mut b };
+                part.add_game(g);
+                part.add_block(Ending::Score, &block(3, &[Method::Mp95]));
+            }
+            b.add_chain(&ChainFacts {
+                word: "2".into(),
+                closed: false,
+                grammar: true,
+                mp95_all: true,
+                mpfix_all: true,
+            });
+            a += &b;
+            assert_eq!(a, whole, "split at {split}");
+        }
+        assert_eq!(whole.files, 3);
+    }
+
+    /// A run's typed rows and the tables written from them give the same tally.
+    #[test]
+    fn typed_rows_and_their_tables_tally_alike() {
+        let files: [(&str, &[u8]); 3] = [
+            (
+                "a.sgf",
+                b"(;SZ[9]KM[6.5]RE[W+0.5]RU[Japanese];B[ee];W[gc];B[gg];TB[aa]TW[ii])",
+            ),
+            ("b.sgf", b"(;SZ[9];B[ee];W["),
+            (
+                "c.sgf",
+                b"(;SZ[9]RE[B+R];B[cc];W[dc];B[cd];W[dd];B[bd])(;GM[3])",
+            ),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = crate::sink::Outputs::create(dir.path()).unwrap();
+        let mut typed = Tally::default();
+        for (name, bytes) in files {
+            let a: FileAnalysis = analyze_file(bytes);
+            out.write_file(name, Some(bytes.len() as u64), &a).unwrap();
+            typed.add_file(name, &a);
+        }
+        out.finish(&crate::sink::Manifest::default()).unwrap();
+        let read = Tally::read(dir.path()).unwrap();
+        assert_eq!(read, typed);
+        assert_eq!(typed.rows, 4);
+        assert_eq!(typed.sources[DeadSource::Markup].compared, 1);
     }
 }

@@ -10,7 +10,6 @@ use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 
-
 /// Which piece of evidence chose the encoding.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EncodingSource {

@@ -64,7 +64,10 @@ fn pos(t: &mut Table, g: &GameLine<'_>, f: fn(&PositionStats) -> u32) {
 
 /// A life figure summed over both colours.
 fn both(t: &mut Table, g: &GameLine<'_>, f: fn(&LifeTotals) -> u32) {
-    t.opt(g.position().map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))));
+    t.opt(
+        g.position()
+            .map(|p| u64::from(f(&p.life[0]) + f(&p.life[1]))),
+    );
 }
 
 /// A margin, empty when absent.
@@ -116,10 +119,10 @@ pub const COLUMNS: &[Column] = &[
     col!("game", |t, g| t.opt(g.game.game.map(|v| v as u64))),
     col!("status", |t, g| t.text(g.game.status.as_str())),
     col!("detail", |t, g| t.text(&g.game.detail)),
-    col!("encoding", |t, g| t.text(g.analysis.encoding.map_or("", |e| e.0))),
-    col!("encoding_source", |t, g| t.text(
-        g.analysis.encoding.map_or("", |e| e.1.as_str())
-    )),
+    col!("encoding", |t, g| t
+        .text(g.analysis.encoding.map_or("", |e| e.0))),
+    col!("encoding_source", |t, g| t
+        .text(g.analysis.encoding.map_or("", |e| e.1.as_str()))),
     col!("bytes", |t, g| t.opt(g.bytes)),
     col!("size", |t, g| t.opt(g.game.size.map(u64::from))),
     col!("moves", |t, g| pos(t, g, |p| p.moves)),
@@ -142,14 +145,20 @@ pub const COLUMNS: &[Column] = &[
     col!("own_eyes_w", |t, g| pos(t, g, |p| p.net[1].own_eyes)),
     col!("shared_eyes_b", |t, g| pos(t, g, |p| p.net[0].shared_eyes)),
     col!("shared_eyes_w", |t, g| pos(t, g, |p| p.net[1].shared_eyes)),
-    col!("benson_blocks_b", |t, g| pos(t, g, |p| p.life[0].benson_blocks)),
-    col!("benson_blocks_w", |t, g| pos(t, g, |p| p.life[1].benson_blocks)),
-    col!("benson_stones_b", |t, g| pos(t, g, |p| p.life[0].benson_stones)),
-    col!("benson_stones_w", |t, g| pos(t, g, |p| p.life[1].benson_stones)),
+    col!("benson_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+        .benson_blocks)),
+    col!("benson_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+        .benson_blocks)),
+    col!("benson_stones_b", |t, g| pos(t, g, |p| p.life[0]
+        .benson_stones)),
+    col!("benson_stones_w", |t, g| pos(t, g, |p| p.life[1]
+        .benson_stones)),
     col!("mp95_blocks_b", |t, g| pos(t, g, |p| p.life[0].mp95_blocks)),
     col!("mp95_blocks_w", |t, g| pos(t, g, |p| p.life[1].mp95_blocks)),
-    col!("mpfix_blocks_b", |t, g| pos(t, g, |p| p.life[0].mpfix_blocks)),
-    col!("mpfix_blocks_w", |t, g| pos(t, g, |p| p.life[1].mpfix_blocks)),
+    col!("mpfix_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+        .mpfix_blocks)),
+    col!("mpfix_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+        .mpfix_blocks)),
     col!("mp95_eyes_blocks_b", |t, g| pos(t, g, |p| p.life[0]
         .mp95_eyes_blocks)),
     col!("mp95_eyes_blocks_w", |t, g| pos(t, g, |p| p.life[1]
@@ -208,21 +217,35 @@ pub const COLUMNS: &[Column] = &[
         Some(r) => t.flag(r.komi_in_stones),
         None => t.text(""),
     }),
-    col!("rules", |t, g| t.text(g.record().map_or("", |r| r.rules.as_str()))),
-    col!("handicap", |t, g| t.opt(g.record().map(|r| u64::from(r.handicap)))),
+    col!("rules", |t, g| t
+        .text(g.record().map_or("", |r| r.rules.as_str()))),
+    col!("handicap", |t, g| t
+        .opt(g.record().map(|r| u64::from(r.handicap)))),
     col!("has_markup", |t, g| match &g.game.score {
         Some(s) => t.flag(s.has_markup),
         None => t.text(""),
     }),
     col!("dead_markup", |t, g| dead(t, g, DeadSource::Markup)),
-    col!("margin_markup", |t, g| source_margin(t, g, DeadSource::Markup)),
+    col!("margin_markup", |t, g| source_margin(
+        t,
+        g,
+        DeadSource::Markup
+    )),
     col!("margin_markup_territory", |t, g| source_territory(
         t,
         g,
         DeadSource::Markup
     )),
-    col!("margin_markup_area", |t, g| source_area(t, g, DeadSource::Markup)),
-    col!("markup_equals_re", |t, g| equals_re(t, g, DeadSource::Markup)),
+    col!("margin_markup_area", |t, g| source_area(
+        t,
+        g,
+        DeadSource::Markup
+    )),
+    col!("markup_equals_re", |t, g| equals_re(
+        t,
+        g,
+        DeadSource::Markup
+    )),
     col!("dead_estimate", |t, g| dead(t, g, DeadSource::Estimate)),
     col!("margin_estimate", |t, g| source_margin(
         t,
@@ -239,14 +262,22 @@ pub const COLUMNS: &[Column] = &[
         g,
         DeadSource::Estimate
     )),
-    col!("estimate_equals_re", |t, g| equals_re(t, g, DeadSource::Estimate)),
+    col!("estimate_equals_re", |t, g| equals_re(
+        t,
+        g,
+        DeadSource::Estimate
+    )),
     col!("margin_none", |t, g| source_margin(t, g, DeadSource::None)),
     col!("margin_none_territory", |t, g| source_territory(
         t,
         g,
         DeadSource::None
     )),
-    col!("margin_none_area", |t, g| source_area(t, g, DeadSource::None)),
+    col!("margin_none_area", |t, g| source_area(
+        t,
+        g,
+        DeadSource::None
+    )),
     col!("benson_margin_low", |t, g| margin(
         t,
         g.game.score.as_ref().map(|s| s.benson_bounds.0)
@@ -324,9 +355,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.csv");
         let mut t = Table::create(&path, &header()).unwrap();
-        let scored = crate::analyze::analyze_file(
-            b"(;SZ[9]KM[6.5]RE[W+0.5];B[ee];W[gc];B[gg]TB[aa]TW[ii])",
-        );
+        let scored =
+            crate::analyze::analyze_file(b"(;SZ[9]KM[6.5]RE[W+0.5];B[ee];W[gc];B[gg]TB[aa]TW[ii])");
         assert!(scored.games[0].score.is_some());
         let failed = crate::analyze::analyze_file(b"(;SZ[9];B[ee];W[");
         assert!(failed.games[0].position.is_none());

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::util::{rows, TestEnv};
 use livingblocks::analyze::analyze_file;
-use livingblocks::row::Status;
+use livingblocks::row::{Failure, Status};
 
 fn status_of(rows: &[std::collections::HashMap<String, String>], file: &str) -> Vec<String> {
     rows.iter()

@@ -1,0 +1,209 @@
+//! What the tally takes from each row of the tables, as one type whichever way it arrives: from
+//! a run's typed rows (`Facts::of_file`) or from a folder's CSV tables (`super::read`). The
+//! typed side formats its values as the tables write them, so both give the same tally.
+
+use super::tally::{Ending, Tally};
+use crate::life::PerMethod;
+use crate::row::{FileAnalysis, GameRow, SourceScore};
+use crate::score::{DeadSource, PerSource};
+use crate::sink::games::margin_text;
+
+/// What the tally reads of one games.csv row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameFacts {
+    pub file: String,
+    /// As the `game` column writes it (empty for a file-level row).
+    pub game: String,
+    pub status: String,
+    pub encoding: String,
+    /// `None` for a row without a replayed position (`size` empty).
+    pub replayed: Option<ReplayedFacts>,
+}
+
+/// A game that was replayed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayedFacts {
+    pub size: String,
+    pub suicides: u64,
+    pub ko_retakes: u64,
+    pub setup: bool,
+    pub rules: String,
+    pub how: String,
+    pub winner: String,
+    /// The raw RE.
+    pub re: String,
+    pub re_parsed: bool,
+    /// RE's margin, unsigned.
+    pub re_margin: Option<f64>,
+    pub benson_territory: [u64; 2],
+    pub benson_stones: [u64; 2],
+    /// `None` where the final position was not scored.
+    pub score: Option<ScoreFacts>,
+}
+
+/// A scored final position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreFacts {
+    pub has_markup: bool,
+    /// SGF points.
+    pub dead_markup: Vec<String>,
+    pub dead_estimate: Vec<String>,
+    pub margins: PerSource<SourceMargins>,
+    pub suspicious: bool,
+    pub benson_low: String,
+    pub benson_high: String,
+    pub area: [u64; 2],
+}
+
+/// A source's margins; all `None` where the run does not have the source.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct SourceMargins {
+    /// Under the game's rules (`None` also when they are unknown).
+    pub rules: Option<f64>,
+    pub territory: Option<f64>,
+    pub area: Option<f64>,
+}
+
+/// One blocks.csv row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockFacts {
+    pub file: String,
+    pub game: String,
+    pub colour: String,
+    pub anchor: String,
+    pub stones: u64,
+    pub alive: PerMethod<bool>,
+}
+
+/// One chains.csv row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainFacts {
+    pub word: String,
+    pub closed: bool,
+    pub grammar: bool,
+    pub mp95_all: bool,
+    pub mpfix_all: bool,
+}
+
+/// One big_eyes.csv row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BigEyeFacts {
+    pub size: u32,
+    pub shape: String,
+    pub worth: (u32, u32),
+    pub classified: bool,
+}
+
+/// A margin as it reads back from its table: the f32 the writer formatted, widened.
+fn widen(m: f32) -> f64 {
+    f64::from(m)
+}
+
+fn points(s: Option<&SourceScore>) -> Vec<String> {
+    s.map_or(Vec::new(), |s| {
+        s.dead.iter().map(|p| p.to_string()).collect()
+    })
+}
+
+impl GameFacts {
+    /// The facts of one game of a run, as its games.csv row states them.
+    pub fn of(file: &str, a: &FileAnalysis, g: &GameRow) -> GameFacts {
+        GameFacts {
+            file: file.to_string(),
+            game: g.game.map_or(String::new(), |i| i.to_string()),
+            status: g.status.as_str().to_string(),
+            encoding: a.encoding.map_or("", |e| e.0).to_string(),
+            replayed: g.size.map(|size| replayed(size, g)),
+        }
+    }
+}
+
+fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
+    let p = g.position.clone().unwrap_or_default();
+    let result = g.record.as_ref().map(|r| r.result.as_ref());
+    let name = |f: fn(&crate::sgf::result::GameResult) -> &'static str| match result {
+        None => "",
+        Some(None) => "unknown",
+        Some(Some(r)) => f(r),
+    };
+    ReplayedFacts {
+        size: size.to_string(),
+        suicides: p.suicides.into(),
+        ko_retakes: p.ko_retakes.into(),
+        setup: p.setup_stones > 0,
+        rules: g
+            .record
+            .as_ref()
+            .map_or("", |r| r.rules.as_str())
+            .to_string(),
+        how: name(|r| r.how.as_str()).to_string(),
+        winner: name(|r| r.winner.as_str()).to_string(),
+        re: g.info.re.clone(),
+        re_parsed: result.flatten().is_some_and(|r| r.parsed),
+        re_margin: result.flatten().and_then(|r| r.margin).map(widen),
+        benson_territory: [0, 1].map(|c| p.life[c].benson_territory.into()),
+        benson_stones: [0, 1].map(|c| p.life[c].benson_stones.into()),
+        score: g.score.as_ref().map(|s| ScoreFacts {
+            has_markup: s.has_markup,
+            dead_markup: points(s.markup.as_ref()),
+            dead_estimate: points(s.estimate.as_ref()),
+            margins: PerSource(DeadSource::ALL.map(|k| {
+                s.source(k)
+                    .map_or(SourceMargins::default(), |m| SourceMargins {
+                        rules: m.margin.map(widen),
+                        territory: Some(widen(m.margins.territory)),
+                        area: Some(widen(m.margins.area)),
+                    })
+            })),
+            suspicious: s.suspicious,
+            benson_low: margin_text(s.benson_bounds.0),
+            benson_high: margin_text(s.benson_bounds.1),
+            area: s.best().1.area.map(u64::from),
+        }),
+    }
+}
+
+impl Tally {
+    /// Adds the rows of one input of a run, as the tables write them.
+    pub fn add_file(&mut self, file: &str, a: &FileAnalysis) {
+        for g in &a.games {
+            self.add_game(&GameFacts::of(file, a, g));
+            let Some(game) = g.game else { continue };
+            let ending = g
+                .record
+                .as_ref()
+                .and_then(|r| r.result)
+                .map_or(Ending::Other, |res| Ending::of(res.how.as_str()));
+            for b in &g.blocks {
+                self.add_block(
+                    ending,
+                    &BlockFacts {
+                        file: file.to_string(),
+                        game: game.to_string(),
+                        colour: b.colour.letter().to_string(),
+                        anchor: b.anchor.to_string(),
+                        stones: b.stones.into(),
+                        alive: PerMethod::from_fn(|m| b.verdict.alive(m)),
+                    },
+                );
+            }
+            for c in &g.chains {
+                self.add_chain(&ChainFacts {
+                    word: c.word.clone(),
+                    closed: c.closed,
+                    grammar: c.grammar,
+                    mp95_all: c.mp95_all,
+                    mpfix_all: c.mpfix_all,
+                });
+            }
+            for e in &g.big_eyes {
+                self.add_big_eye(&BigEyeFacts {
+                    size: e.size,
+                    shape: e.shape.clone(),
+                    worth: e.worth,
+                    classified: e.classified,
+                });
+            }
+        }
+    }
+}

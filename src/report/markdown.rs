@@ -1,0 +1,425 @@
+//! report.md: the report's text, from the tally. Sections follow the order a reader asks:
+//! what was read, what lives, what the chains and eyes look like, and how the results compare.
+
+use std::fmt::Write as _;
+
+use super::tally::{DeadSums, Ending, Tally};
+use crate::life::Method;
+use crate::score::DeadSource;
+
+/// Rows of a listing shown in report.md; the rest are in the CSV beside it.
+pub const SHOWN: usize = 40;
+
+fn pct(a: u64, b: u64) -> String {
+    if b == 0 {
+        "–".to_string()
+    } else {
+        format!("{:.1} %", 100.0 * a as f64 / b as f64)
+    }
+}
+
+/// The text of report.md.
+pub fn markdown(t: &Tally) -> String {
+    let mut s = String::new();
+    let w = &mut s;
+    let _ = writeln!(w, "# livingblocks report\n");
+    let _ = writeln!(
+        w,
+        "Generated from the tables in this folder (`games.csv`, `blocks.csv`, `chains.csv`, \
+         `big_eyes.csv`); `livingblocks report DIR` rebuilds it. Totals that add up across \
+         runs are in `summary.csv`.\n"
+    );
+    corpus_section(w, t);
+    life_section(w, t);
+    chains_section(w, t);
+    results_section(w, t);
+    s
+}
+
+fn corpus_section(w: &mut String, t: &Tally) {
+    let _ = writeln!(w, "## Corpus\n");
+    let _ = writeln!(
+        w,
+        "{} files gave {} rows (one per game, or one per file that yielded no game).\n",
+        t.files, t.rows
+    );
+    let _ = writeln!(w, "![statuses](plots/statuses.svg)\n");
+    let _ = writeln!(w, "| status | rows |\n|---|---:|");
+    for (k, v) in &t.status {
+        let _ = writeln!(w, "| {k} | {v} |");
+    }
+    let _ = writeln!(w, "\n| board size | games |\n|---|---:|");
+    for (k, v) in &t.sizes {
+        let _ = writeln!(w, "| {k}×{k} | {v} |");
+    }
+    let _ = writeln!(w, "\n| encoding | rows |\n|---|---:|");
+    for (k, v) in &t.encodings {
+        let _ = writeln!(w, "| {k} | {v} |");
+    }
+    let _ = writeln!(w, "\nHow the games ended (RE, parsed):\n");
+    let _ = writeln!(w, "![endings](plots/endings.svg)\n");
+    let _ = writeln!(w, "| how | winner | games |\n|---|---|---:|");
+    for ((how, winner), v) in &t.endings {
+        let _ = writeln!(w, "| {how} | {winner} | {v} |");
+    }
+    let _ = writeln!(w, "\n| rules | games |\n|---|---:|");
+    for (k, v) in &t.rules {
+        let _ = writeln!(w, "| {k} | {v} |");
+    }
+    let _ = writeln!(
+        w,
+        "\nReplay anomalies: {} suicides, {} immediate ko retakes applied as recorded; {} games \
+         with setup stones; {} games stopped at an illegal move.\n",
+        t.suicides,
+        t.ko_retakes,
+        t.setup_games,
+        t.status.get("illegal_move").copied().unwrap_or(0)
+    );
+}
+
+fn life_section(w: &mut String, t: &Tally) {
+    let _ = writeln!(w, "## Life\n");
+    let _ = writeln!(
+        w,
+        "Share of blocks and stones each method proves alive at the final position. `benson` \
+         is Benson's unconditional life (the criterion); `mp95` the published procedure of \
+         Müller-Prove (1995); `mpfix` its fixpoint reading; `_eyes` the variants that also \
+         credit big own eyes by the paper's Tab. 2.\n"
+    );
+    let _ = writeln!(
+        w,
+        "![blocks](plots/life_blocks.svg)\n\n![stones](plots/life_stones.svg)\n"
+    );
+    let _ = writeln!(
+        w,
+        "| games | method | blocks B | blocks W | stones B | stones W |"
+    );
+    let _ = writeln!(w, "|---|---|---:|---:|---:|---:|");
+    let groups = Ending::ALL
+        .into_iter()
+        .map(|e| (e.name(), t.life.get(e)))
+        .chain([("all", &t.life.all)]);
+    for (name, l) in groups {
+        if l.games == 0 {
+            continue;
+        }
+        for m in Method::ALL {
+            let _ = writeln!(
+                w,
+                "| {name} ({}) | {} | {} | {} | {} | {} |",
+                l.games,
+                m.name(),
+                pct(l.alive_blocks[m][0], l.blocks[0]),
+                pct(l.alive_blocks[m][1], l.blocks[1]),
+                pct(l.alive_stones[m][0], l.stones[0]),
+                pct(l.alive_stones[m][1], l.stones[1]),
+            );
+        }
+    }
+    let _ = writeln!(
+        w,
+        "\nAgreement of the methods: blocks alive under both (the diagonal: alive under \
+         each).\n"
+    );
+    let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+    let _ = writeln!(w, "| | {} |", names.join(" | "));
+    let _ = writeln!(w, "|---|{}", "---:|".repeat(Method::ALL.len()));
+    for (a, row) in t.agreement.iter() {
+        let cells: Vec<String> = row.0.iter().map(u64::to_string).collect();
+        let _ = writeln!(w, "| {} | {} |", a.name(), cells.join(" | "));
+    }
+    let mp95 = t.not_benson_by(Method::Mp95);
+    let mpfix = t.not_benson_by(Method::Mpfix);
+    let _ = writeln!(
+        w,
+        "\n### Alive by the paper, not by Benson\n\n{mp95} blocks are alive by `mp95` and \
+         not by Benson; {mpfix} by `mpfix`. Benson's life is unconditional, so a block on \
+         this list is one the paper's procedure credits with life it cannot prove: with \
+         `mp95` this comes from the order in which the published procedure visits shared \
+         eyes (a vital eye counted for two blocks), which the fixpoint reading removes. All \
+         {} are listed in `not_benson.csv`{}.\n",
+        t.not_benson.len(),
+        if t.not_benson.len() > SHOWN {
+            format!("; the first {SHOWN} here")
+        } else {
+            String::new()
+        }
+    );
+    if !t.not_benson.is_empty() {
+        let _ = writeln!(
+            w,
+            "| file | game | colour | anchor | stones | mp95 | mpfix |"
+        );
+        let _ = writeln!(w, "|---|---:|---|---|---:|---|---|");
+        for b in t.not_benson.iter().take(SHOWN) {
+            let _ = writeln!(
+                w,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                b.file, b.game, b.colour, b.anchor, b.stones, b.mp95 as u8, b.mpfix as u8
+            );
+        }
+        let _ = writeln!(w);
+    }
+}
+
+fn chains_section(w: &mut String, t: &Tally) {
+    let total: u64 = t.chains.values().map(|v| v.chains).sum();
+    let alive: u64 = t
+        .chains
+        .iter()
+        .filter(|(k, _)| k.2)
+        .map(|(_, v)| v.chains)
+        .sum();
+    let disagree: u64 = t
+        .chains
+        .iter()
+        .map(|((_, _, g), s)| {
+            if *g {
+                2 * s.chains - s.mp95_all - s.mpfix_all
+            } else {
+                s.mp95_all + s.mpfix_all
+            }
+        })
+        .sum();
+    let _ = writeln!(
+        w,
+        "## Chains and big eyes\n\n{total} chains (blocks joined by vital shared eyes, \
+         written as the word of their eye counts); the grammars call {alive} of them alive \
+         (G1 for open chains, every closed chain). Verdicts of mp95 or mpfix that differ from \
+         the grammar's: {disagree}. The most frequent words:\n"
+    );
+    let mut words: Vec<_> = t.chains.iter().collect();
+    words.sort_by(|a, b| b.1.chains.cmp(&a.1.chains).then(a.0.cmp(b.0)));
+    let _ = writeln!(
+        w,
+        "| word | closed | grammar: alive | chains | all alive (mp95) | all alive (mpfix) |"
+    );
+    let _ = writeln!(w, "|---|---|---|---:|---:|---:|");
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    for ((word, closed, grammar), s) in words.into_iter().take(20) {
+        let _ = writeln!(
+            w,
+            "| `{word}` | {} | {} | {} | {} | {} |",
+            yes(*closed),
+            yes(*grammar),
+            s.chains,
+            s.mp95_all,
+            s.mpfix_all
+        );
+    }
+    let eyes: u64 = t.big_eyes.values().map(|v| v.eyes).sum();
+    let _ = writeln!(
+        w,
+        "\n{eyes} big own eyes (own eyes of two or more points). Shape types, with their \
+         worth in eyes when the owner and when the opponent moves first:\n"
+    );
+    let _ = writeln!(w, "![big eyes](plots/big_eyes.svg)\n");
+    let mut shapes: Vec<_> = t.big_eyes.iter().collect();
+    shapes.sort_by(|a, b| b.1.eyes.cmp(&a.1.eyes).then(a.0.cmp(b.0)));
+    let _ = writeln!(
+        w,
+        "| size | shape | eyes | worth (owner first) | worth (opponent first) | in Tab. 2 |"
+    );
+    let _ = writeln!(w, "|---:|---|---:|---:|---:|---:|");
+    for ((size, shape), s) in shapes.into_iter().take(20) {
+        let _ = writeln!(
+            w,
+            "| {size} | `{shape}` | {} | {} | {} | {} |",
+            s.eyes, s.worth.0, s.worth.1, s.classified
+        );
+    }
+    let _ = writeln!(w);
+}
+
+/// Points shown per cell of the differing-games table.
+const POINTS_SHOWN: usize = 12;
+
+/// The estimate's dead stones against the markup's, where games have both: the check of the
+/// estimate a reader can redo on their own marked games.
+fn dead_section(w: &mut String, d: &DeadSums) {
+    if d.games == 0 {
+        return;
+    }
+    let called = d.both + d.estimate_only;
+    let marked = d.both + d.markup_only;
+    let _ = writeln!(
+        w,
+        "\n### Dead stones: estimate against markup\n\nIn {} games with TB/TW markup the \
+         estimate calls exactly the marked stones dead in {} ({}). Of the {} stones it calls \
+         dead, {} are marked dead (precision {}); of the {} marked dead, it finds {} (recall \
+         {}).",
+        d.games,
+        d.exact,
+        pct(d.exact, d.games),
+        called,
+        d.both,
+        pct(d.both, called),
+        marked,
+        d.both,
+        pct(d.both, marked)
+    );
+    if d.differing.is_empty() {
+        return;
+    }
+    let more = if d.differing.len() > SHOWN {
+        format!("; the first {SHOWN} here")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        w,
+        "\nThe {} games where they differ{more}:\n\n| file | game | dead by the estimate only \
+         | dead by the markup only |\n|---|---:|---|---|",
+        d.differing.len()
+    );
+    let points = |p: &[String]| {
+        let mut s = p
+            .iter()
+            .take(POINTS_SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if p.len() > POINTS_SHOWN {
+            let _ = write!(s, " … ({} in all)", p.len());
+        }
+        s
+    };
+    for g in d.differing.iter().take(SHOWN) {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} |",
+            g.file,
+            g.game,
+            points(&g.estimate_only),
+            points(&g.markup_only)
+        );
+    }
+}
+
+fn results_section(w: &mut String, t: &Tally) {
+    let _ = writeln!(w, "## Results\n");
+    let _ = writeln!(
+        w,
+        "RE present in {} games; parsed in {} ({}); {} give a margin or a draw.",
+        t.re_present,
+        t.re_parsed,
+        pct(t.re_parsed, t.re_present),
+        t.re_margin
+    );
+    if !t.re_unparsed.is_empty() {
+        let list: Vec<String> = t
+            .re_unparsed
+            .iter()
+            .take(SHOWN)
+            .map(|(k, v)| format!("`{k}` ({v})"))
+            .collect();
+        let _ = writeln!(w, " Not understood, never guessed: {}.", list.join(", "));
+    }
+    let _ = writeln!(
+        w,
+        "\nEach final position is scored three ways: with the dead stones the record marks \
+         (TB/TW, `markup`), with the project's estimate (`estimate`), and with nothing dead \
+         (`none`, a lower bound). Margins are Black − White − komi under the game's rules; \
+         where the rules are unknown the closer of territory and area counting is used. {} \
+         games carry TB/TW markup.\n",
+        t.markup_games
+    );
+    let _ = writeln!(
+        w,
+        "The estimate assumes the game is over, so that what random play from the final \
+         position settles is what the players settled: {} playouts, seeded by the position, \
+         decide which groups die; a group with one small eye, a bent four in the corner \
+         waiting to happen, or a block that loses its capturing race whoever moves first is \
+         dead too; a stone Benson proves alive is never dead, and a dead group must lie in \
+         the opponent's territory once the dead are removed.\n",
+        crate::score::PLAYOUTS
+    );
+    let _ = writeln!(w, "![margin error](plots/margin_error.svg)\n");
+    let _ = writeln!(
+        w,
+        "| dead stones | compared | exact | within 1 point | same winner |"
+    );
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|");
+    for (src, s) in t.sources.iter() {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} |",
+            src.name(),
+            s.compared,
+            pct(s.exact, s.compared),
+            pct(s.within_one, s.compared),
+            pct(s.same_winner, s.compared)
+        );
+    }
+    let _ = writeln!(w, "\nExact margins by rules and by board size:\n");
+    let names: Vec<&str> = DeadSource::ALL.iter().map(|s| s.name()).collect();
+    let _ = writeln!(w, "| | {} |", names.join(" | "));
+    let _ = writeln!(w, "|---|---:|---:|---:|");
+    let mut keys: Vec<(String, String)> = Vec::new();
+    for (_, s) in t.sources.iter() {
+        for k in s.by_rules.keys() {
+            keys.push(("rules".into(), k.clone()));
+        }
+        for k in s.by_size.keys() {
+            keys.push(("size".into(), k.clone()));
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    for (kind, key) in keys {
+        let cells: Vec<String> = t
+            .sources
+            .iter()
+            .map(|(_, s)| {
+                let map = if kind == "rules" {
+                    &s.by_rules
+                } else {
+                    &s.by_size
+                };
+                map.get(&key)
+                    .map_or("–".into(), |(n, e)| format!("{} of {n}", pct(*e, *n)))
+            })
+            .collect();
+        let _ = writeln!(w, "| {kind} {key} | {} |", cells.join(" | "));
+    }
+    dead_section(w, &t.dead);
+    if t.resign_winner.0 > 0 {
+        let _ = writeln!(
+            w,
+            "\nResigned games: the estimate's territory count at the final position favours \
+             the recorded winner in {} of {} ({}).",
+            t.resign_winner.1,
+            t.resign_winner.0,
+            pct(t.resign_winner.1, t.resign_winner.0)
+        );
+    }
+    let _ = writeln!(
+        w,
+        "\nHow much of the result the algorithms explain: Benson proves {} of Black's area \
+         points and {} of White's (alive stones and unconditional territory, against each \
+         side's area score with the best dead stones available).\n",
+        pct(t.proven[0], t.area[0]),
+        pct(t.proven[1], t.area[1])
+    );
+    let _ = writeln!(
+        w,
+        "### Suspicious records\n\nGames whose recorded result contradicts what Benson \
+         proves: the loser is proven to win, or the margin lies outside the range the proven \
+         points allow (with slack for territory counting). {} found.\n",
+        t.suspicious.len()
+    );
+    if !t.suspicious.is_empty() {
+        let _ = writeln!(
+            w,
+            "| file | game | RE | rules | proven margin ≥ | proven margin ≤ |"
+        );
+        let _ = writeln!(w, "|---|---:|---|---|---:|---:|");
+        for s in t.suspicious.iter().take(SHOWN * 5) {
+            let _ = writeln!(
+                w,
+                "| {} | {} | `{}` | {} | {} | {} |",
+                s.file, s.game, s.re, s.rules, s.low, s.high
+            );
+        }
+    }
+}

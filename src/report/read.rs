@@ -1,0 +1,429 @@
+//! Feeds a `Tally` from an output folder's tables, for `report DIR` and `merge`. Every column
+//! the report reads must be in the table's header: a missing one is an error naming it, never
+//! an empty value read as 0.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+use super::facts::{
+    BigEyeFacts, BlockFacts, ChainFacts, GameFacts, ReplayedFacts, ScoreFacts, SourceMargins,
+};
+use super::tally::{Ending, Tally};
+use super::ReportError;
+use crate::life::{Method, PerMethod};
+use crate::score::{DeadSource, PerSource};
+
+type Reader = csv::Reader<Box<dyn Read>>;
+
+/// A table's header: column names to positions, looked up once per table, not per row.
+pub(super) struct Columns {
+    table: &'static str,
+    index: HashMap<String, usize>,
+}
+
+impl Columns {
+    pub(super) fn new<'a>(table: &'static str, names: impl IntoIterator<Item = &'a str>) -> Self {
+        let index = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, h)| (h.to_string(), i))
+            .collect();
+        Columns { table, index }
+    }
+
+    fn col(&self, name: &str) -> Result<Col, ReportError> {
+        self.index
+            .get(name)
+            .map(|&i| Col(i))
+            .ok_or_else(|| ReportError::Column {
+                table: self.table,
+                column: name.to_string(),
+            })
+    }
+
+    fn cols<const N: usize>(&self, names: [&str; N]) -> Result<[Col; N], ReportError> {
+        let mut out = [Col(0); N];
+        for (o, n) in out.iter_mut().zip(names) {
+            *o = self.col(n)?;
+        }
+        Ok(out)
+    }
+
+    fn per_colour(&self, name: &str) -> Result<[Col; 2], ReportError> {
+        Ok([
+            self.col(&format!("{name}_b"))?,
+            self.col(&format!("{name}_w"))?,
+        ])
+    }
+}
+
+/// One column of a table.
+#[derive(Clone, Copy)]
+struct Col(usize);
+
+impl Col {
+    fn get(self, row: &csv::StringRecord) -> &str {
+        row.get(self.0).unwrap_or("")
+    }
+
+    fn text(self, row: &csv::StringRecord) -> String {
+        self.get(row).to_string()
+    }
+
+    fn num(self, row: &csv::StringRecord) -> u64 {
+        self.get(row).parse().unwrap_or(0)
+    }
+
+    fn flag(self, row: &csv::StringRecord) -> bool {
+        self.get(row) == "1"
+    }
+
+    /// A margin: the tables write f32s, read back here as the typed rows widen them.
+    fn margin(self, row: &csv::StringRecord) -> Option<f64> {
+        self.get(row).parse::<f32>().ok().map(f64::from)
+    }
+
+    fn points(self, row: &csv::StringRecord) -> Vec<String> {
+        self.get(row)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+fn open(dir: &Path, table: &'static str) -> Result<(Reader, Columns), ReportError> {
+    let path = dir.join(table);
+    let file = std::fs::File::open(&path)
+        .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
+    let reader: Box<dyn Read> = Box::new(std::io::BufReader::with_capacity(1 << 16, file));
+    let mut r = csv::Reader::from_reader(reader);
+    let headers = r
+        .headers()
+        .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
+    let cols = Columns::new(table, headers.iter());
+    Ok((r, cols))
+}
+
+/// Reads the next row of `table` into `row`; false at the end.
+fn next_row(
+    r: &mut Reader,
+    row: &mut csv::StringRecord,
+    dir: &Path,
+    table: &str,
+) -> Result<bool, ReportError> {
+    r.read_record(row)
+        .map_err(|e| ReportError::Read(format!("{}: {e}", dir.join(table).display())))
+}
+
+/// The games.csv columns the report reads.
+pub(super) struct GameCols {
+    file: Col,
+    game: Col,
+    status: Col,
+    encoding: Col,
+    size: Col,
+    suicides: Col,
+    ko_retakes: Col,
+    setup_stones: Col,
+    rules: Col,
+    how: Col,
+    winner: Col,
+    re: Col,
+    re_parsed: Col,
+    margin: Col,
+    score_source: Col,
+    has_markup: Col,
+    suspicious: Col,
+    benson_low: Col,
+    benson_high: Col,
+    dead_markup: Col,
+    dead_estimate: Col,
+    benson_territory: [Col; 2],
+    benson_stones: [Col; 2],
+    area: [Col; 2],
+    /// Per source: the margin under the game's rules, territory, area.
+    margins: PerSource<[Col; 3]>,
+}
+
+impl GameCols {
+    pub(super) fn of(c: &Columns) -> Result<GameCols, ReportError> {
+        let [file, game, status, encoding, size, suicides, ko_retakes, setup_stones, rules] = c
+            .cols([
+                "file",
+                "game",
+                "status",
+                "encoding",
+                "size",
+                "suicides",
+                "ko_retakes",
+                "setup_stones",
+                "rules",
+            ])?;
+        let [how, winner, re, re_parsed, margin, score_source, has_markup, suspicious] =
+            c.cols([
+                "how",
+                "winner",
+                "RE",
+                "re_parsed",
+                "margin",
+                "score_source",
+                "has_markup",
+                "suspicious",
+            ])?;
+        let [benson_low, benson_high, dead_markup, dead_estimate] = c.cols([
+            "benson_margin_low",
+            "benson_margin_high",
+            "dead_markup",
+            "dead_estimate",
+        ])?;
+        let mut margins = PerSource([[Col(0); 3]; 3]);
+        for s in DeadSource::ALL {
+            let n = s.name();
+            margins[s] = [
+                c.col(&format!("margin_{n}"))?,
+                c.col(&format!("margin_{n}_territory"))?,
+                c.col(&format!("margin_{n}_area"))?,
+            ];
+        }
+        Ok(GameCols {
+            file,
+            game,
+            status,
+            encoding,
+            size,
+            suicides,
+            ko_retakes,
+            setup_stones,
+            rules,
+            how,
+            winner,
+            re,
+            re_parsed,
+            margin,
+            score_source,
+            has_markup,
+            suspicious,
+            benson_low,
+            benson_high,
+            dead_markup,
+            dead_estimate,
+            benson_territory: c.per_colour("benson_territory")?,
+            benson_stones: c.per_colour("benson_stones")?,
+            area: c.per_colour("area")?,
+            margins,
+        })
+    }
+
+    fn facts(&self, row: &csv::StringRecord) -> GameFacts {
+        let size = self.size.get(row);
+        GameFacts {
+            file: self.file.text(row),
+            game: self.game.text(row),
+            status: self.status.text(row),
+            encoding: self.encoding.text(row),
+            replayed: (!size.is_empty()).then(|| ReplayedFacts {
+                size: size.to_string(),
+                suicides: self.suicides.num(row),
+                ko_retakes: self.ko_retakes.num(row),
+                setup: self.setup_stones.num(row) > 0,
+                rules: self.rules.text(row),
+                how: self.how.text(row),
+                winner: self.winner.text(row),
+                re: self.re.text(row),
+                re_parsed: self.re_parsed.flag(row),
+                re_margin: self.margin.margin(row),
+                benson_territory: self.benson_territory.map(|c| c.num(row)),
+                benson_stones: self.benson_stones.map(|c| c.num(row)),
+                score: (!self.score_source.get(row).is_empty()).then(|| ScoreFacts {
+                    has_markup: self.has_markup.flag(row),
+                    dead_markup: self.dead_markup.points(row),
+                    dead_estimate: self.dead_estimate.points(row),
+                    margins: PerSource(self.margins.0.map(|[rules, territory, area]| {
+                        SourceMargins {
+                            rules: rules.margin(row),
+                            territory: territory.margin(row),
+                            area: area.margin(row),
+                        }
+                    })),
+                    suspicious: self.suspicious.flag(row),
+                    benson_low: self.benson_low.text(row),
+                    benson_high: self.benson_high.text(row),
+                    area: self.area.map(|c| c.num(row)),
+                }),
+            }),
+        }
+    }
+}
+
+/// The blocks.csv columns the report reads.
+pub(super) struct BlockCols {
+    file: Col,
+    game: Col,
+    colour: Col,
+    anchor: Col,
+    stones: Col,
+    alive: PerMethod<Col>,
+}
+
+impl BlockCols {
+    pub(super) fn of(c: &Columns) -> Result<BlockCols, ReportError> {
+        let [file, game, colour, anchor, stones] =
+            c.cols(["file", "game", "colour", "anchor", "stones"])?;
+        let mut alive = PerMethod([Col(0); 5]);
+        for m in Method::ALL {
+            alive[m] = c.col(m.name())?;
+        }
+        Ok(BlockCols {
+            file,
+            game,
+            colour,
+            anchor,
+            stones,
+            alive,
+        })
+    }
+}
+
+/// The chains.csv columns the report reads.
+pub(super) struct ChainCols([Col; 5]);
+
+impl ChainCols {
+    pub(super) fn of(c: &Columns) -> Result<ChainCols, ReportError> {
+        Ok(ChainCols(
+            c.cols(["word", "closed", "grammar", "mp95", "mpfix"])?,
+        ))
+    }
+}
+
+/// The big_eyes.csv columns the report reads.
+pub(super) struct BigEyeCols([Col; 5]);
+
+impl BigEyeCols {
+    pub(super) fn of(c: &Columns) -> Result<BigEyeCols, ReportError> {
+        Ok(BigEyeCols(c.cols([
+            "size",
+            "shape",
+            "worth_owner_to_move",
+            "worth_opponent_to_move",
+            "classified",
+        ])?))
+    }
+}
+
+impl Tally {
+    /// The tally of the tables in `dir`.
+    pub fn read(dir: &Path) -> Result<Tally, ReportError> {
+        let mut t = Tally::default();
+        let (mut r, c) = open(dir, "games.csv")?;
+        let c = GameCols::of(&c)?;
+        let mut row = csv::StringRecord::new();
+        while next_row(&mut r, &mut row, dir, "games.csv")? {
+            t.add_game(&c.facts(&row));
+        }
+        t.read_blocks(dir)?;
+        let (mut r, c) = open(dir, "chains.csv")?;
+        let [word, closed, grammar, mp95, mpfix] = ChainCols::of(&c)?.0;
+        while next_row(&mut r, &mut row, dir, "chains.csv")? {
+            t.add_chain(&ChainFacts {
+                word: word.text(&row),
+                closed: closed.flag(&row),
+                grammar: grammar.flag(&row),
+                mp95_all: mp95.flag(&row),
+                mpfix_all: mpfix.flag(&row),
+            });
+        }
+        let (mut r, c) = open(dir, "big_eyes.csv")?;
+        let [size, shape, owner, opponent, classified] = BigEyeCols::of(&c)?.0;
+        while next_row(&mut r, &mut row, dir, "big_eyes.csv")? {
+            t.add_big_eye(&BigEyeFacts {
+                size: size.num(&row) as u32,
+                shape: shape.text(&row),
+                worth: (owner.num(&row) as u32, opponent.num(&row) as u32),
+                classified: classified.flag(&row),
+            });
+        }
+        Ok(t)
+    }
+
+    /// Adds blocks.csv, each block under its game's ending. Both tables list games in the
+    /// same order (a run's input order, which `merge` keeps), so games.csv is read alongside,
+    /// a merge join that holds one game at a time instead of a key per game of the corpus.
+    fn read_blocks(&mut self, dir: &Path) -> Result<(), ReportError> {
+        let (mut games, gc) = open(dir, "games.csv")?;
+        let [g_file, g_game, g_how] = gc.cols(["file", "game", "how"])?;
+        let (mut r, c) = open(dir, "blocks.csv")?;
+        let c = BlockCols::of(&c)?;
+        let mut key = (String::new(), String::new());
+        let mut ending = Ending::Other;
+        let (mut row, mut game_row) = (csv::StringRecord::new(), csv::StringRecord::new());
+        while next_row(&mut r, &mut row, dir, "blocks.csv")? {
+            let (file, game) = (c.file.get(&row), c.game.get(&row));
+            if key.0 != file || key.1 != game {
+                key = (file.to_string(), game.to_string());
+                ending = loop {
+                    if !next_row(&mut games, &mut game_row, dir, "games.csv")? {
+                        return Err(ReportError::Read(format!(
+                            "{}: game {game} of {file} is not in games.csv, or not in its order",
+                            dir.join("blocks.csv").display()
+                        )));
+                    }
+                    if g_file.get(&game_row) == file && g_game.get(&game_row) == game {
+                        break Ending::of(g_how.get(&game_row));
+                    }
+                };
+            }
+            let facts = BlockFacts {
+                file: key.0.clone(),
+                game: key.1.clone(),
+                colour: c.colour.text(&row),
+                anchor: c.anchor.text(&row),
+                stones: c.stones.num(&row),
+                alive: PerMethod(c.alive.0.map(|m| m.flag(&row))),
+            };
+            self.add_block(ending, &facts);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sink::tables;
+
+    /// Every column the report reads is in the schema the tables are written with.
+    #[test]
+    fn every_column_the_report_reads_is_in_the_schema() {
+        for (table, columns) in tables() {
+            let c = Columns::new(table, columns.iter().copied());
+            let found = match table {
+                "games.csv" => GameCols::of(&c).map(drop),
+                "blocks.csv" => BlockCols::of(&c).map(drop),
+                "chains.csv" => ChainCols::of(&c).map(drop),
+                "big_eyes.csv" => BigEyeCols::of(&c).map(drop),
+                other => panic!("a table the report does not know: {other}"),
+            };
+            assert_eq!(found, Ok(()), "{table}");
+        }
+    }
+
+    #[test]
+    fn a_missing_column_is_an_error_that_names_it() {
+        let header = crate::sink::games::header();
+        let c = Columns::new(
+            "games.csv",
+            header
+                .iter()
+                .copied()
+                .filter(|&n| n != "margin_estimate_area"),
+        );
+        assert_eq!(
+            GameCols::of(&c).map(drop),
+            Err(ReportError::Column {
+                table: "games.csv",
+                column: "margin_estimate_area".into()
+            })
+        );
+    }
+}
