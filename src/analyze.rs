@@ -14,8 +14,8 @@ use crate::sgf::result::{How, RecordInfo, Winner};
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// Which final positions get the dead-stone estimate: it costs more than everything else
-/// per game together (about 6 ms on a finished 19×19 position, more in mid-game ones).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// per game together.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum EstimateFor {
     /// Games the record says were counted (a margin, a draw) or that carry TB/TW markup.
     #[default]

@@ -39,16 +39,6 @@ pub trait Progress {
     fn finish(&self);
 }
 
-/// A progress listener that does nothing.
-pub struct NoProgress;
-
-impl Progress for NoProgress {
-    fn start(&self, _: u64) {}
-    fn advance(&self, _: &RunStats) {}
-    fn warn(&self, _: &std::path::Path, _: Option<usize>, _: Status, _: &str) {}
-    fn finish(&self) {}
-}
-
 /// What a finished run did.
 #[derive(Clone, Debug)]
 pub struct RunReport {
@@ -58,10 +48,13 @@ pub struct RunReport {
     pub outputs: Vec<PathBuf>,
 }
 
-/// Why a run could not start or finish.
+/// Why a command (`analyze`, `merge`, `report`) could not start or finish: the one error type
+/// of the commands, so the same mistake gets the same exit code in each.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
-    /// Bad arguments or an unusable output folder, found before any work.
+    /// Bad arguments, or inputs that are not what the command reads (a missing PATH, a folder
+    /// that is not an output folder, shards that do not belong together, an unusable output
+    /// folder), found before anything is written.
     #[error("{0}")]
     Config(String),
     /// Writing the outputs failed.
@@ -70,6 +63,42 @@ pub enum AppError {
     /// Stopped by Ctrl-C; no output was left behind.
     #[error("interrupted; no output written")]
     Interrupted,
+}
+
+impl AppError {
+    /// The process exit code: 2 for a usage or input error, 1 for a failed write, 130 when
+    /// interrupted (the README's table).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            AppError::Config(_) => exit::USAGE,
+            AppError::Output(_) => exit::FAILED,
+            AppError::Interrupted => exit::INTERRUPTED,
+        }
+    }
+}
+
+impl From<crate::report::ReportError> for AppError {
+    /// Tables that cannot be read, or lack a column, are inputs the command cannot use;
+    /// a report that cannot be written is a failed write.
+    fn from(e: crate::report::ReportError) -> AppError {
+        use crate::report::ReportError;
+        match e {
+            ReportError::Read(_) | ReportError::Column { .. } => AppError::Config(e.to_string()),
+            ReportError::Write(_) => AppError::Output(e.to_string()),
+        }
+    }
+}
+
+/// The exit codes of every command, in one place.
+pub mod exit {
+    /// The command finished; failed games are rows with a status.
+    pub const OK: u8 = 0;
+    /// Writing an output failed, or `--strict` and some row is not `ok`.
+    pub const FAILED: u8 = 1;
+    /// A usage, configuration or input error, found before any work.
+    pub const USAGE: u8 = 2;
+    /// Interrupted by Ctrl-C (128 + SIGINT).
+    pub const INTERRUPTED: u8 = 130;
 }
 
 /// Worker threads are named with this prefix, so a panic hook can tell a per-file panic (caught,
@@ -153,7 +182,7 @@ pub fn analyze(
         &stats,
     );
     let mut paths = outputs.finish(&manifest).map_err(write_err)?;
-    paths.extend(report::write(&config.out, &tally).map_err(|e| AppError::Output(e.to_string()))?);
+    paths.extend(report::write(&config.out, &tally)?);
     progress.finish();
     Ok(RunReport {
         stats,

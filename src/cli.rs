@@ -1,12 +1,17 @@
-//! Command-line arguments (clap derive), turned into validated configs for `app`.
+//! Command-line arguments (clap derive), turned into validated configs for the library: no
+//! clap type goes past `to_config`. Every default is written here once, in the attributes.
 
 use std::path::PathBuf;
 
+use clap::builder::ArgPredicate;
 use clap::{Args, Parser, Subcommand};
 
-use crate::analyze::{EstimateFor, Options};
-use crate::app::AnalyzeConfig;
-use crate::source::{self, Root, Shard};
+use livingblocks::analyze::{EstimateFor, Options};
+use livingblocks::app::AnalyzeConfig;
+use livingblocks::source::{self, Root, Shard};
+
+/// Where `analyze` and `merge` write unless told otherwise.
+const DEFAULT_OUT: &str = "reports";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -20,6 +25,16 @@ use crate::source::{self, Root, Shard};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+impl Cli {
+    /// `analyze` with every argument at its default: what the binary runs with no command.
+    pub fn analyze_defaults() -> AnalyzeArgs {
+        match Cli::parse_from(["livingblocks", "analyze"]).command {
+            Some(Command::Analyze(a)) => a,
+            _ => unreachable!("`analyze` parses as the analyze command"),
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -41,11 +56,16 @@ pub struct ReportArgs {
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
-    /// SGF files or folders to walk (files ending in .sgf, any case; symlinks not followed)
-    /// [default: corpus, unless --files-from is given].
+    /// SGF files or folders to walk (files ending in .sgf, any case; symlinks not followed),
+    /// archives, compressed collections [default: corpus, unless --files-from is given].
+    #[arg(
+        default_value = "corpus",
+        default_value_if("files_from", ArgPredicate::IsPresent, None),
+        hide_default_value = true
+    )]
     pub paths: Vec<PathBuf>,
     /// Folder for the outputs.
-    #[arg(short, long, value_name = "DIR", default_value = "reports")]
+    #[arg(short, long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
     /// Worker threads [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N")]
@@ -64,9 +84,8 @@ pub struct AnalyzeArgs {
     /// Exit with status 1 when any row is not `ok`.
     #[arg(long)]
     pub strict: bool,
-    /// Which games get the dead-stone estimate: `counted` (a margin or draw in RE, or TB/TW
-    /// markup), `all` (resignations too), `never` (fastest).
-    #[arg(long, value_name = "WHICH", default_value = "counted", value_parser = parse_estimate)]
+    /// Which games get the dead-stone estimate.
+    #[arg(long, value_name = "WHICH", value_enum, default_value_t = EstimateFor::Counted)]
     pub estimate: EstimateFor,
     /// Skip files larger than this (a `too_large` row); suffixes K, M, G (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
@@ -89,22 +108,6 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("size too large: {s}"))
 }
 
-impl Default for AnalyzeArgs {
-    fn default() -> Self {
-        AnalyzeArgs {
-            paths: vec![PathBuf::from("corpus")],
-            out: PathBuf::from("reports"),
-            threads: None,
-            files_from: None,
-            shard: None,
-            quiet: false,
-            strict: false,
-            max_file_size: 16 << 20,
-            estimate: EstimateFor::Counted,
-        }
-    }
-}
-
 impl AnalyzeArgs {
     /// Checks the arguments and fills in defaults.
     pub fn to_config(&self) -> Result<AnalyzeConfig, String> {
@@ -113,11 +116,7 @@ impl AnalyzeArgs {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let paths = if self.paths.is_empty() && self.files_from.is_none() {
-            vec![PathBuf::from("corpus")]
-        } else {
-            self.paths.clone()
-        };
+        let paths = &self.paths;
         let mut roots: Vec<Root> = paths.iter().map(Root::arg).collect();
         if let Some(list) = &self.files_from {
             roots.extend(source::read_list(list)?);
@@ -148,17 +147,8 @@ pub struct MergeArgs {
     #[arg(required = true)]
     pub shards: Vec<PathBuf>,
     /// Folder for the merged tables.
-    #[arg(short, long, value_name = "DIR", default_value = "reports")]
+    #[arg(short, long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
-}
-
-fn parse_estimate(s: &str) -> Result<EstimateFor, String> {
-    match s {
-        "counted" => Ok(EstimateFor::Counted),
-        "all" => Ok(EstimateFor::All),
-        "never" => Ok(EstimateFor::Never),
-        _ => Err(format!("`{s}`: expected counted, all or never")),
-    }
 }
 
 #[cfg(test)]
@@ -175,23 +165,37 @@ mod tests {
         assert!(parse_size("99999999999G").is_err());
     }
 
+    fn analyze(args: &[&str]) -> AnalyzeConfig {
+        let all = ["livingblocks", "analyze"].iter().chain(args);
+        match Cli::try_parse_from(all).unwrap().command {
+            Some(Command::Analyze(a)) => a.to_config().unwrap(),
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
     #[test]
     fn no_command_means_analyze_corpus_into_reports() {
         let cli = Cli::try_parse_from(["livingblocks"]).unwrap();
         assert!(cli.command.is_none());
-        let d = AnalyzeArgs::default();
-        let parsed = match Cli::try_parse_from(["livingblocks", "analyze"])
-            .unwrap()
-            .command
-        {
-            Some(Command::Analyze(a)) => a,
-            other => panic!("parsed as {other:?}"),
-        };
+        let c = Cli::analyze_defaults().to_config().unwrap();
+        assert_eq!(c.roots, [Root::arg("corpus")]);
+        assert_eq!(c.out, PathBuf::from("reports"));
+        assert_eq!(c.max_file_size, 16 << 20);
+        assert_eq!(c.options.estimate, EstimateFor::Counted);
+        assert_eq!(c.roots, analyze(&[]).roots);
+    }
+
+    #[test]
+    fn a_list_of_files_replaces_the_default_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = dir.path().join("list");
+        std::fs::write(&list, "a.sgf\n").unwrap();
+        let c = analyze(&["--files-from", list.to_str().unwrap()]);
+        assert_eq!(c.roots.len(), 1);
+        assert_eq!(c.roots[0].listed.as_deref(), Some("a.sgf"));
         assert_eq!(
-            parsed.to_config().unwrap().roots,
-            d.to_config().unwrap().roots
+            analyze(&["--estimate", "never"]).options.estimate,
+            EstimateFor::Never
         );
-        assert_eq!(parsed.out, d.out);
-        assert_eq!(parsed.max_file_size, d.max_file_size);
     }
 }

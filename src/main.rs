@@ -1,17 +1,16 @@
-//! The `livingblocks` binary: arguments → config → run → exit code.
-//!
-//! Exit codes: 0 the run finished (failed games are rows with a status); 1 writing an output
-//! failed, or `--strict` and some row is not `ok`; 2 a usage or configuration error, found
-//! before any work; 130 interrupted by Ctrl-C (no output left behind).
+//! The `livingblocks` binary: arguments → command → exit code. The exit codes are
+//! `livingblocks::app::exit`'s, the same for every command (README, *Exit codes*).
+
+mod cli;
+mod commands;
+mod progress;
 
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use clap::Parser;
-use livingblocks::app::{self, AppError, WORKER_PREFIX};
-use livingblocks::cli::{AnalyzeArgs, Cli, Command};
-use livingblocks::progress;
+use livingblocks::app::{exit, WORKER_PREFIX};
+
+use cli::{Cli, Command};
 
 /// See `livingblocks::alloc` for why mimalloc, and why through this wrapper.
 #[global_allocator]
@@ -19,51 +18,16 @@ static GLOBAL: livingblocks::alloc::Mimalloc = livingblocks::alloc::Mimalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let args = match cli.command {
-        Some(Command::Analyze(args)) => args,
-        Some(Command::Merge(m)) => {
-            return match livingblocks::merge::merge(&m.shards, &m.out) {
-                Ok(report) => {
-                    progress::summary(&report);
-                    ExitCode::SUCCESS
-                }
-                Err(e) => progress::fail(&e),
-            }
-        }
-        Some(Command::Report(r)) => {
-            return match livingblocks::report::write_from_tables(&r.dir) {
-                Ok(paths) => {
-                    progress::wrote(&paths);
-                    ExitCode::SUCCESS
-                }
-                Err(e) => progress::fail(&AppError::Output(e.to_string())),
-            }
-        }
-        None => AnalyzeArgs::default(),
-    };
-    let config = match args.to_config() {
-        Ok(c) => c,
-        Err(e) => return progress::fail(&AppError::Config(e)),
-    };
     quiet_worker_panics();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&cancel);
-    // The first Ctrl-C stops the run cleanly; a second one ends it at once.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
-    let bar = progress::Terminal::new(args.quiet);
-    match app::analyze(&config, &bar, &cancel) {
-        Ok(report) => {
-            progress::summary(&report);
-            if args.strict && report.stats.failed() > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
+    let result = match &cli.command {
+        Some(Command::Analyze(args)) => commands::analyze::run(args),
+        None => commands::analyze::run(&Cli::analyze_defaults()),
+        Some(Command::Merge(args)) => commands::merge::run(args).map(|()| true),
+        Some(Command::Report(args)) => commands::report::run(args).map(|()| true),
+    };
+    match result {
+        Ok(true) => ExitCode::from(exit::OK),
+        Ok(false) => ExitCode::from(exit::FAILED),
         Err(e) => progress::fail(&e),
     }
 }

@@ -42,9 +42,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
     let m = out.join("manifest.tsv");
     merged.write(&m).map_err(write_err)?;
     outputs.push(m);
-    outputs.extend(
-        crate::report::write_from_tables(out).map_err(|e| AppError::Output(e.to_string()))?,
-    );
+    outputs.extend(crate::report::write_from_tables(out)?);
     Ok(RunReport {
         stats,
         elapsed: start.elapsed(),

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::app::{AppError, Progress, RunReport};
-use crate::row::Status;
-use crate::sink::RunStats;
+use livingblocks::app::{AppError, Progress, RunReport};
+use livingblocks::row::Status;
+use livingblocks::sink::RunStats;
 
 /// How often the plain log line is written when stderr is not a terminal.
 const LOG_EVERY: Duration = Duration::from_secs(5);
@@ -149,13 +149,8 @@ pub fn wrote(paths: &[std::path::PathBuf]) {
     }
 }
 
-/// Reports a run that could not start or finish, and gives its exit code: 2 for a usage or
-/// configuration error, 1 for a failure during the run, 130 when interrupted.
+/// Reports a command that could not start or finish, and gives its exit code.
 pub fn fail(e: &AppError) -> ExitCode {
     eprintln!("livingblocks: {e}");
-    match e {
-        AppError::Config(_) => ExitCode::from(2),
-        AppError::Output(_) => ExitCode::from(1),
-        AppError::Interrupted => ExitCode::from(130),
-    }
+    ExitCode::from(e.exit_code())
 }

@@ -4,7 +4,7 @@
 //! point all of whose neighbours are their own stones, so groups with eyes survive and the
 //! positions look like ends of games rather than noise.
 
-use super::board::{Board, Cell, Color, Idx, Point};
+use super::board::{Board, Cell, Color, Idx};
 
 /// A small, fast, seeded generator (xorshift64*); the same seed gives the same position on
 /// every machine.
@@ -86,15 +86,6 @@ pub fn random_position(seed: u64, size: u8, moves: usize) -> (Board, Color) {
         }
     }
     (board, c)
-}
-
-/// The points of a board's stones of one colour.
-pub fn stones_of(board: &Board, c: Color) -> Vec<Point> {
-    board
-        .points()
-        .filter(|&i| board.cell(i) == Cell::Stone(c))
-        .map(|i| board.point(i))
-        .collect()
 }
 
 #[cfg(test)]

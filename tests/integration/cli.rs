@@ -201,6 +201,23 @@ fn a_missing_path_is_a_usage_error() {
     assert!(!env.dir.path().join("out/games.csv").exists());
 }
 
+/// The same mistake, a folder that is not there, gets the same exit code in every command.
+#[test]
+fn a_missing_folder_is_a_usage_error_in_every_command() {
+    let env = TestEnv::new();
+    for args in [
+        &["analyze", "no-such-folder", "--out", "out"][..],
+        &["report", "no-such-folder"],
+        &["merge", "no-such-folder", "--out", "out"],
+    ] {
+        let o = env.run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains("no-such-folder"), "{args:?}: {stderr}");
+    }
+    assert!(!env.dir.path().join("out").exists());
+}
+
 #[test]
 fn zero_threads_is_a_usage_error() {
     let env = mixed_inputs();

@@ -1,0 +1,12 @@
+//! `livingblocks merge`: shard folders → the tables of one run.
+
+use livingblocks::app::AppError;
+
+use crate::cli::MergeArgs;
+use crate::progress;
+
+pub fn run(args: &MergeArgs) -> Result<(), AppError> {
+    let report = livingblocks::merge::merge(&args.shards, &args.out)?;
+    progress::summary(&report);
+    Ok(())
+}

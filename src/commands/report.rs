@@ -1,0 +1,18 @@
+//! `livingblocks report DIR`: the report of an output folder, rebuilt from its tables.
+
+use livingblocks::app::AppError;
+
+use crate::cli::ReportArgs;
+use crate::progress;
+
+pub fn run(args: &ReportArgs) -> Result<(), AppError> {
+    if !args.dir.is_dir() {
+        return Err(AppError::Config(format!(
+            "{}: no such folder (give the output folder of `analyze` or `merge`)",
+            args.dir.display()
+        )));
+    }
+    let paths = livingblocks::report::write_from_tables(&args.dir)?;
+    progress::wrote(&paths);
+    Ok(())
+}
