@@ -131,6 +131,16 @@ impl fmt::Display for Point {
     }
 }
 
+/// Whether every on-board neighbour (of a point whose `neighbours` these are) is a stone of
+/// `c`: an own eye point, which no random player fills. The one test for `Board` and the
+/// playouts' board, which share the padded layout.
+#[inline]
+pub fn own_eye_point(cells: &[Cell], neighbours: [Idx; 4], c: Color) -> bool {
+    neighbours
+        .iter()
+        .all(|&n| matches!(cells[n], Cell::Wall) || cells[n] == Cell::Stone(c))
+}
+
 /// Index of a cell in the padded array.
 pub type Idx = usize;
 
@@ -277,6 +287,11 @@ impl Board {
     #[inline]
     pub fn neighbours(&self, i: Idx) -> [Idx; 4] {
         [i - self.stride, i - 1, i + 1, i + self.stride]
+    }
+
+    /// Whether every on-board neighbour of `i` is a stone of `c` (see `own_eye_point`).
+    pub fn is_own_eye_point(&self, i: Idx, c: Color) -> bool {
+        own_eye_point(&self.cells, self.neighbours(i), c)
     }
 
     /// On-board indices in SGF point order (row-major from the top-left).

@@ -1,4 +1,6 @@
-//! Random legal positions from seeded playouts, for property tests and benchmarks.
+//! Seeded randomness: the generator and the hash that seeds the estimate's playouts and puts
+//! inputs in shards, and random legal positions from seeded playouts, for property tests and
+//! benchmarks.
 //!
 //! Players alternate random legal moves (no suicide, no immediate ko retake) and never fill a
 //! point all of whose neighbours are their own stones, so groups with eyes survive and the
@@ -31,12 +33,38 @@ impl Rng {
     }
 }
 
-/// Whether every on-board neighbour of an empty point is a stone of `c`.
-pub fn is_own_eye_point(board: &Board, i: Idx, c: Color) -> bool {
-    board
-        .neighbours(i)
-        .iter()
-        .all(|&n| matches!(board.cell(n), Cell::Wall) || board.cell(n) == Cell::Stone(c))
+/// FNV-1a, 64 bits: simple and fixed forever (shards of old runs must still merge, and the
+/// estimate's seeds stay the same), good enough to spread names and positions evenly.
+#[derive(Copy, Clone, Debug)]
+pub struct Fnv1a(u64);
+
+impl Fnv1a {
+    pub fn new() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Fnv1a {
+    fn default() -> Fnv1a {
+        Fnv1a::new()
+    }
+}
+
+/// The FNV-1a hash of `bytes`.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = Fnv1a::new();
+    for &b in bytes {
+        h.write_u8(b);
+    }
+    h.finish()
 }
 
 /// Plays `c` at a random legal point (no suicide, no ko retake) chosen by `allow`; returns
@@ -75,7 +103,7 @@ pub fn random_position(seed: u64, size: u8, moves: usize) -> (Board, Color) {
     let mut c = Color::Black;
     let mut passes = 0;
     for _ in 0..moves {
-        let played = play_random(&mut board, c, &mut rng, |b, i| !is_own_eye_point(b, i, c));
+        let played = play_random(&mut board, c, &mut rng, |b, i| !b.is_own_eye_point(i, c));
         passes = if played { 0 } else { passes + 1 };
         if !played {
             board.pass();
@@ -109,7 +137,7 @@ mod tests {
         let empties: Vec<_> = b.points().filter(|&i| b.cell(i) == Cell::Empty).collect();
         assert!(!empties.is_empty());
         assert!(empties.iter().all(
-            |&i| is_own_eye_point(&b, i, Color::Black) || is_own_eye_point(&b, i, Color::White)
+            |&i| b.is_own_eye_point(i, Color::Black) || b.is_own_eye_point(i, Color::White)
         ));
     }
 }

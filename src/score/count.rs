@@ -9,7 +9,7 @@
 //! Japanese games of kgs-6d-2017 with the server's own dead stones: a plain flood fill
 //! reproduces RE in 361, this count in 392 (see the README).
 
-use super::playout::FastBoard;
+use super::fast_board::FastBoard;
 use crate::go::board::{Board, Cell, Color, Idx};
 use crate::life::Net;
 

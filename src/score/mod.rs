@@ -4,6 +4,7 @@
 
 pub mod count;
 pub mod estimate;
+mod fast_board;
 mod playout;
 #[cfg(test)]
 mod properties;

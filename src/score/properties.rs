@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 
-use super::playout::FastBoard;
+use super::fast_board::FastBoard;
 use super::race::captured_either_way;
 use super::*;
 use crate::go::{Board, Cell, Color, Idx};

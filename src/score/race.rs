@@ -6,7 +6,7 @@
 //! opponent cannot capture it. Whatever the reader cannot prove within its budget is left to
 //! the playouts.
 
-use super::playout::FastBoard;
+use super::fast_board::FastBoard;
 use crate::go::board::{Cell, Color, Idx};
 
 /// A block with this many liberties is out of the reader's reach: it counts as safe.

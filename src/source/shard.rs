@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::go::random::fnv1a;
+
 /// One of N shards, K counted from 0 (as Slurm array and Kubernetes job indexes are).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Shard {
@@ -16,13 +18,6 @@ impl Shard {
     pub fn holds(&self, name: &str) -> bool {
         fnv1a(name.as_bytes()) % u64::from(self.n) == u64::from(self.k)
     }
-}
-
-/// FNV-1a, 64 bits: simple, fixed forever, good enough to spread file names evenly.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 impl FromStr for Shard {
