@@ -32,7 +32,7 @@ fn trees(files: &[Vec<u8>]) -> Vec<Tree> {
     files
         .iter()
         .flat_map(|b| sgf::load(&sgf::decode(b).unwrap().text).unwrap().trees)
-        .map(|t| t.expect("the embedded corpus parses"))
+        .map(|t| t.tree.expect("the embedded corpus parses"))
         .collect()
 }
 

@@ -76,13 +76,13 @@ fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
             .trees
             .iter()
             .enumerate()
-            .map(|(i, tree)| {
-                let mut g = match tree {
+            .map(|(i, t)| {
+                let mut g = match &t.tree {
                     Ok(tree) => analyze_tree(i, tree, options),
                     Err(e) => GameRow::of_error(Some(i), e),
                 };
-                if let Some(note) = &loaded.note {
-                    add_note(&mut g.detail, note);
+                if let Some(note) = &t.note {
+                    g.add_note(note);
                 }
                 g
             })
@@ -173,22 +173,11 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
         net: [net.totals(Color::Black), net.totals(Color::White)],
         life: life.totals,
     };
-    let (status, mut detail) = match &r.illegal {
+    let (status, detail) = match &r.illegal {
         Some(illegal) => (illegal.status(), illegal.to_string()),
         None => (Status::Ok, String::new()),
     };
-    for (n, what) in [
-        (r.suicides, "suicide"),
-        (r.ko_retakes, "immediate ko retake"),
-    ] {
-        if n > 0 {
-            add_note(
-                &mut detail,
-                &format!("{n} {what}{}", if n > 1 { "s" } else { "" }),
-            );
-        }
-    }
-    GameRow {
+    let mut row = GameRow {
         game: Some(index),
         status,
         detail,
@@ -200,7 +189,16 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
         chains,
         big_eyes,
         score,
+    };
+    for (n, what) in [
+        (r.suicides, "suicide"),
+        (r.ko_retakes, "immediate ko retake"),
+    ] {
+        if n > 0 {
+            row.add_note(&format!("{n} {what}{}", if n > 1 { "s" } else { "" }));
+        }
     }
+    row
 }
 
 /// Scores the final position with the markup's dead stones, the estimate's, and none.
@@ -268,14 +266,6 @@ fn score_position(
     }
 }
 
-/// Appends a note to a `detail` field, `; `-separated.
-fn add_note(detail: &mut String, note: &str) {
-    if !detail.is_empty() {
-        detail.push_str("; ");
-    }
-    detail.push_str(note);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,7 +298,13 @@ mod tests {
 
     #[test]
     fn file_level_failures_are_single_rows() {
+        // A broken game tree is a game of its own...
         let a = analyze_file(b"(;SZ[9];B[ee];W[");
+        assert_eq!(a.games.len(), 1);
+        assert_eq!(a.games[0].status, Status::ParseError);
+        assert_eq!(a.games[0].game, Some(0));
+        // ...a file without one is a row of its own.
+        let a = analyze_file(b"no game here (at all)");
         assert_eq!(a.games.len(), 1);
         assert_eq!(a.games[0].status, Status::ParseError);
         assert_eq!(a.games[0].game, None);

@@ -10,7 +10,7 @@ use crate::analyze::{analyze_file_with, Options};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
 use crate::sink::{Manifest, Outputs, RunStats};
-use crate::source::{self, Input, Member, Root, Shard};
+use crate::source::{self, Input, Member, Root, Shard, Unit};
 
 /// A validated `analyze` request: no CLI types past this point.
 #[derive(Clone, Debug)]
@@ -157,16 +157,12 @@ pub fn analyze(
         pending: None,
     };
     for input in &inputs {
-        match source::container_of(&input.name)
-            .filter(|_| input.problem.is_none() && input.skip.is_none())
-        {
-            None => run.push(Work::Read(input.clone()))?,
-            Some(container) => {
-                source::for_each_member(input, container, run.cap, &mut |m: Member| {
-                    run.push(Work::Member(input.path.clone(), m))
-                })?;
-            }
-        }
+        source::for_each_unit(input, run.cap, &mut |unit| {
+            run.push(match unit {
+                Unit::File(input) => Work::Read(input.clone()),
+                Unit::Member(m) => Work::Member(input.path.clone(), m),
+            })
+        })?;
         run.stats.inputs += 1;
     }
     run.finish()?;
@@ -288,7 +284,7 @@ impl Batcher<'_> {
             let (bytes, analysis) = result.as_ref().ok_or(AppError::Interrupted)?;
             let (path, first_of_file) = match w {
                 Work::Read(input) => (&input.path, true),
-                Work::Member(path, m) => (path, m.game.unwrap_or(0) == 0),
+                Work::Member(path, m) => (path, m.starts_file()),
             };
             for g in analysis.games.iter().filter(|g| g.status != Status::Ok) {
                 self.progress.warn(path, g.game, g.status, &g.detail);
@@ -334,10 +330,10 @@ fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
         Ok(bytes) => {
             let mut a = analyze_file_with(bytes, options);
             for g in &mut a.games {
-                g.game = match (g.game, m.game) {
-                    (Some(i), n) => Some(i + n.unwrap_or(0)),
-                    (None, n) => n,
-                };
+                g.game = m.game_number(g.game);
+                if let Some(note) = &m.note {
+                    g.add_note(note);
+                }
             }
             (Some(bytes.len() as u64), a)
         }

@@ -245,6 +245,14 @@ impl GameRow {
 }
 
 impl GameRow {
+    /// Appends a note to `detail`, `; `-separated.
+    pub fn add_note(&mut self, note: &str) {
+        if !self.detail.is_empty() {
+            self.detail.push_str("; ");
+        }
+        self.detail.push_str(note);
+    }
+
     /// The row of a lower layer's error.
     pub fn of_error(game: Option<usize>, e: &impl Failure) -> GameRow {
         GameRow::failed(game, e.status(), e.to_string())

@@ -136,8 +136,8 @@ mod tests {
         // A finished playout leaves every empty point an own-eye point of one colour.
         let empties: Vec<_> = b.points().filter(|&i| b.cell(i) == Cell::Empty).collect();
         assert!(!empties.is_empty());
-        assert!(empties.iter().all(
-            |&i| b.is_own_eye_point(i, Color::Black) || b.is_own_eye_point(i, Color::White)
-        ));
+        assert!(empties
+            .iter()
+            .all(|&i| b.is_own_eye_point(i, Color::Black) || b.is_own_eye_point(i, Color::White)));
     }
 }

@@ -2,6 +2,8 @@
 
 use sgf_parse::{go, GameTree, SgfNode, SgfParseError, SgfProp};
 
+use super::scan::{ignored_note, scan, TreeSpan};
+
 /// Why a file's text is not an SGF collection.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LoadError {
@@ -50,48 +52,51 @@ fn dismantle<P: SgfProp>(mut stack: Vec<SgfNode<P>>) {
     }
 }
 
-/// A parsed collection, with a note when text around it was ignored. Each top-level game
-/// tree is parsed on its own, so one broken game does not take the others with it.
+/// A parsed collection: every top-level game tree, each parsed on its own so that one broken
+/// game does not take the others with it.
 #[derive(Debug)]
 pub struct Loaded {
-    pub trees: Vec<Result<Tree, LoadError>>,
+    pub trees: Vec<LoadedTree>,
+}
+
+/// One game tree of a collection, with a note when text around it was ignored.
+#[derive(Debug)]
+pub struct LoadedTree {
+    pub tree: Result<Tree, LoadError>,
     pub note: Option<String>,
 }
 
 /// Parses a collection. Mixed-case FF[3] identifiers are converted (`White` → `W`), as
-/// sgf-parse does by default. Text before the first `(;` (mail headers, web pages) and after
-/// the collection's last balanced `)` (a stray `)`, a signature) is ignored and noted, as most
-/// SGF readers do.
+/// sgf-parse does by default. The trees are found by `scan` (the same scanner splits
+/// compressed collections); text outside them (mail headers, a stray `)`, a signature) is
+/// ignored and noted on the game it precedes or, after the last, follows. A text without a
+/// tree is an error of the whole file.
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
-    let span = collection_span(text);
+    let (spans, after) = scan(text.as_bytes());
+    if spans.is_empty() {
+        return Err(LoadError::Parse("no game tree found".into()));
+    }
+    let last = spans.len() - 1;
+    let trees = spans
+        .iter()
+        .enumerate()
+        .map(|(i, span)| LoadedTree {
+            tree: load_tree(text, span),
+            note: ignored_note(span.ignored_before, (i == last).then_some(after)),
+        })
+        .collect();
+    Ok(Loaded { trees })
+}
+
+/// Parses the game tree `span` of `text`, within the limits on nesting and nodes.
+fn load_tree(text: &str, span: &TreeSpan) -> Result<Tree, LoadError> {
     if span.depth > MAX_DEPTH {
         return Err(LoadError::TooDeep(span.depth));
     }
-    if span.max_nodes > MAX_NODES {
-        return Err(LoadError::TooManyNodes(span.max_nodes));
+    if span.nodes > MAX_NODES {
+        return Err(LoadError::TooManyNodes(span.nodes));
     }
-    let last = span.trees.len().saturating_sub(1);
-    let parse_tree = |(i, &(from, to)): (usize, &(usize, usize))| {
-        let unclosed = if i == last { span.unclosed } else { None };
-        parse_one(&text[from..to], unclosed)
-    };
-    let trees: Vec<Result<Tree, LoadError>> = if span.trees.is_empty() {
-        // No `(` at all: let the parser say what the text is.
-        vec![parse_one(span.body, span.unclosed)]
-    } else {
-        span.trees.iter().enumerate().map(parse_tree).collect()
-    };
-    if trees.iter().all(Result::is_err) {
-        // Nothing readable: the file fails as a whole, with its first error.
-        return Err(trees
-            .into_iter()
-            .find_map(Result::err)
-            .expect("one tree at least"));
-    }
-    Ok(Loaded {
-        trees,
-        note: span.note,
-    })
+    parse_one(&text[span.start..span.end], span.unclosed)
 }
 
 /// Parses one top-level game tree.
@@ -128,122 +133,6 @@ fn dismantle_all(trees: Vec<GameTree>) {
     }
 }
 
-/// Where the collection lies in a file's text.
-struct Span<'a> {
-    body: &'a str,
-    note: Option<String>,
-    /// Set when the text ends inside a value or a game tree.
-    unclosed: Option<&'static str>,
-    /// The deepest nesting of game trees seen.
-    depth: usize,
-    /// The most nodes (`;` outside values) in one top-level game tree.
-    max_nodes: usize,
-    /// Byte ranges of the top-level game trees in the text; the last may be unclosed.
-    trees: Vec<(usize, usize)>,
-}
-
-/// The part of `text` that holds the collection: from the first `(` that opens a node to
-/// where the bracket depth last returns to zero. Property values (`[...]`, with `\]`
-/// escapes) are skipped, so parentheses inside comments do not count.
-fn collection_span(text: &str) -> Span<'_> {
-    let b = text.as_bytes();
-    let Some(start) = (0..b.len()).find(|&i| {
-        b[i] == b'(' && b[i + 1..].iter().find(|c| !c.is_ascii_whitespace()) == Some(&b';')
-    }) else {
-        return Span {
-            body: text,
-            note: None,
-            unclosed: None,
-            depth: 0,
-            max_nodes: 0,
-            trees: Vec::new(),
-        };
-    };
-    let (mut depth, mut max_depth, mut end, mut i) = (0usize, 0usize, None, start);
-    let (mut nodes, mut max_nodes) = (0usize, 0usize);
-    let (mut trees, mut tree_start, mut between) = (Vec::new(), start, 0usize);
-    let mut in_value = false;
-    while i < b.len() {
-        match b[i] {
-            b'[' => {
-                i += 1;
-                while i < b.len() && b[i] != b']' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                in_value = i >= b.len();
-            }
-            b'(' => {
-                if depth == 0 {
-                    nodes = 0;
-                    tree_start = i;
-                }
-                depth += 1;
-                max_depth = max_depth.max(depth);
-            }
-            b';' => {
-                nodes += 1;
-                max_nodes = max_nodes.max(nodes);
-            }
-            b')' if depth == 0 => break,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    end = Some(i + 1);
-                    trees.push((tree_start, i + 1));
-                }
-            }
-            c if depth == 0 && !c.is_ascii_whitespace() => between += 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    // Unbalanced to the end: leave the rest in, and let the parser say what is wrong.
-    let unclosed = if in_value {
-        Some("a property value")
-    } else if depth > 0 {
-        Some("a game tree")
-    } else {
-        None
-    };
-    let end = if depth > 0 {
-        trees.push((tree_start, b.len()));
-        b.len()
-    } else {
-        end.unwrap_or(b.len())
-    };
-    // Text between trees (outside the leading and trailing junk counted below).
-    let trailing = text[end..]
-        .bytes()
-        .filter(|c| !c.is_ascii_whitespace())
-        .count();
-    let between = between.saturating_sub(trailing);
-    let ignored = |s: &str| !s.trim().is_empty();
-    let note = match (ignored(&text[..start]), ignored(&text[end..])) {
-        (false, false) if between > 0 => {
-            Some(format!("ignored {between} bytes between game trees"))
-        }
-        (false, false) => None,
-        (true, false) => Some(format!("ignored {} bytes before the collection", start)),
-        (false, true) => Some(format!(
-            "ignored {} bytes after the collection",
-            text.len() - end
-        )),
-        (true, true) => Some(format!(
-            "ignored {} bytes before and {} after the collection",
-            start,
-            text.len() - end
-        )),
-    };
-    Span {
-        body: &text[start..end],
-        note,
-        unclosed,
-        depth: max_depth,
-        max_nodes,
-        trees,
-    }
-}
-
 fn describe(e: SgfParseError) -> String {
     match e {
         SgfParseError::NoGameTrees => "no game tree found".to_string(),
@@ -260,15 +149,16 @@ mod tests {
     fn collections_give_one_tree_per_game() {
         let loaded = load("(;GM[1];B[aa])(;GM[1];B[bb])(;GM[1])").unwrap();
         assert_eq!(loaded.trees.len(), 3);
-        assert_eq!(loaded.note, None);
+        assert!(loaded.trees.iter().all(|t| t.note.is_none()));
     }
 
     #[test]
     fn truncated_text_is_a_parse_error() {
-        let e = load("(;GM[1];B[aa];W[").unwrap_err();
+        let first = |text: &str| load(text).unwrap().trees.remove(0).tree;
+        let e = first("(;GM[1];B[aa];W[").unwrap_err();
         assert!(matches!(e, LoadError::Parse(_)), "{e:?}");
         assert!(e.to_string().contains("inside a property value"), "{e}");
-        let e = load("(;GM[1];B[aa];W[bb]").unwrap_err();
+        let e = first("(;GM[1];B[aa];W[bb]").unwrap_err();
         assert!(e.to_string().contains("inside a game tree"), "{e}");
         assert!(load("hello").is_err());
         assert!(load("").is_err());
@@ -277,25 +167,26 @@ mod tests {
     #[test]
     fn other_games_are_kept_apart() {
         let trees = load("(;GM[2]SZ[8])").unwrap().trees;
-        assert!(matches!(&trees[0], Ok(Tree::OtherGame(gm)) if gm == "GM[2]"));
+        assert!(matches!(&trees[0].tree, Ok(Tree::OtherGame(gm)) if gm == "GM[2]"));
     }
 
     #[test]
     fn a_broken_game_does_not_take_the_collection_with_it() {
         let loaded = load("(;SZ[9];B[aa])(;SZ[9];B[bb]C[x]W)(;SZ[9];W[cc])(;SZ[9];B[").unwrap();
-        let ok: Vec<bool> = loaded.trees.iter().map(Result::is_ok).collect();
+        let ok: Vec<bool> = loaded.trees.iter().map(|t| t.tree.is_ok()).collect();
         assert_eq!(ok, [true, false, true, false]);
-        let last = loaded.trees[3].as_ref().unwrap_err().to_string();
+        let last = loaded.trees[3].tree.as_ref().unwrap_err().to_string();
         assert!(last.contains("truncated"), "{last}");
-        // Junk between trees is skipped and noted.
+        // Junk between trees is skipped and noted on the game after it.
         let loaded = load("(;B[aa])\n-- next --\n(;B[bb])").unwrap();
         assert_eq!(loaded.trees.len(), 2);
+        assert_eq!(loaded.trees[0].note, None);
         assert_eq!(
-            loaded.note.as_deref(),
-            Some("ignored 8 bytes between game trees")
+            loaded.trees[1].note.as_deref(),
+            Some("ignored 8 bytes before this game tree")
         );
-        // When nothing is readable, the file fails as a whole.
-        assert!(load("(;B[aa]C)(;W").is_err());
+        // Broken games are games: each its own error.
+        assert_eq!(load("(;B[aa]C)(;W").unwrap().trees.len(), 2);
     }
 
     #[test]
@@ -303,36 +194,41 @@ mod tests {
         let loaded = load("(;GM[1];B[aa];W[bb])\n)\n").unwrap();
         assert_eq!(loaded.trees.len(), 1);
         assert_eq!(
-            loaded.note.as_deref(),
-            Some("ignored 3 bytes after the collection")
+            loaded.trees[0].note.as_deref(),
+            Some("ignored 1 byte after the last game tree")
         );
         let loaded = load("From: someone\n\n(;C[a (note\\] here)];B[aa]) -- sig").unwrap();
         assert_eq!(loaded.trees.len(), 1);
         assert_eq!(
-            loaded.note.as_deref(),
-            Some("ignored 15 bytes before and 7 after the collection")
+            loaded.trees[0].note.as_deref(),
+            Some("ignored 12 bytes before this game tree and 5 bytes after it")
         );
+        // A stray `)` does not end the collection: the games after it are read.
+        let loaded = load("(;B[aa]))(;W[bb])").unwrap();
+        assert_eq!(loaded.trees.len(), 2);
     }
 
     #[test]
     fn nesting_is_bounded_before_parsing() {
         let deep = |n: usize| format!("(;SZ[9]{}{})", "(;B[aa]".repeat(n), ")".repeat(n));
-        let e = load(&deep(MAX_DEPTH)).unwrap_err();
+        let first = |text: &str| load(text).unwrap().trees.remove(0).tree;
+        let e = first(&deep(MAX_DEPTH)).unwrap_err();
         assert!(matches!(e, LoadError::TooDeep(_)), "{e:?}");
-        assert!(load(&deep(MAX_DEPTH - 1)).is_ok());
+        assert!(first(&deep(MAX_DEPTH - 1)).is_ok());
         let long = format!("(;SZ[9]{})", ";B[aa]".repeat(MAX_NODES));
-        assert!(matches!(load(&long), Err(LoadError::TooManyNodes(_))));
+        assert!(matches!(first(&long), Err(LoadError::TooManyNodes(_))));
         // A long line of play within the limit loads, and is freed without recursion.
         let long = format!("(;SZ[9]{})", ";B[aa]".repeat(MAX_NODES - 1));
-        assert_eq!(load(&long).unwrap().trees.len(), 1);
+        assert!(first(&long).is_ok());
         // Parentheses inside values do not count.
         let text = format!("(;C[{}])", "(".repeat(2 * MAX_DEPTH));
-        assert!(load(&text).is_ok());
+        assert!(first(&text).is_ok());
     }
 
     #[test]
     fn an_unbalanced_collection_is_still_an_error() {
-        assert!(load("(;GM[1];B[aa](;W[bb])").is_err());
-        assert!(load("(;C[unterminated").is_err());
+        let first = |text: &str| load(text).unwrap().trees.remove(0).tree;
+        assert!(first("(;GM[1];B[aa](;W[bb])").is_err());
+        assert!(first("(;C[unterminated").is_err());
     }
 }

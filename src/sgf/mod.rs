@@ -5,7 +5,8 @@ pub mod decode;
 pub mod info;
 pub mod load;
 pub mod result;
+pub mod scan;
 
 pub use decode::{decode, DecodeError, Decoded, EncodingSource};
 pub use info::GameInfo;
-pub use load::{load, LoadError, Loaded};
+pub use load::{load, LoadError, Loaded, LoadedTree};

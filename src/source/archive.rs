@@ -12,54 +12,8 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 
-use super::walk::{read_capped, Input, InputError};
-
-/// What kind of container an input is, by its name.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Container {
-    Zip,
-    Tar(Compression),
-    Stream(Compression),
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Compression {
-    None,
-    Gzip,
-    Bzip2,
-    Xz,
-}
-
-/// The container an input name stands for, if any. Allocation-free: `merge` asks this of
-/// every row it compares.
-pub fn container_of(name: &str) -> Option<Container> {
-    container_of_bytes(name.as_bytes())
-}
-
-/// `container_of` on raw bytes (a CSV field).
-pub fn container_of_bytes(n: &[u8]) -> Option<Container> {
-    let ends =
-        |s: &str| n.len() >= s.len() && n[n.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes());
-    Some(if ends(".zip") {
-        Container::Zip
-    } else if ends(".tar") {
-        Container::Tar(Compression::None)
-    } else if ends(".tar.gz") || ends(".tgz") {
-        Container::Tar(Compression::Gzip)
-    } else if ends(".tar.bz2") || ends(".tbz2") {
-        Container::Tar(Compression::Bzip2)
-    } else if ends(".tar.xz") || ends(".txz") {
-        Container::Tar(Compression::Xz)
-    } else if ends(".sgf.gz") {
-        Container::Stream(Compression::Gzip)
-    } else if ends(".sgf.bz2") {
-        Container::Stream(Compression::Bzip2)
-    } else if ends(".sgf.xz") {
-        Container::Stream(Compression::Xz)
-    } else {
-        return None;
-    })
-}
+use super::input::{is_sgf_name, read_capped, Compression, Container, Input, InputError};
+use crate::sgf::scan::{ignored_note, TreeScanner, TreeSpan};
 
 /// One input taken out of a container.
 #[derive(Debug)]
@@ -70,6 +24,25 @@ pub struct Member {
     /// archive member (a file of its own, its games numbered from 0).
     pub game: Option<usize>,
     pub bytes: Result<Vec<u8>, InputError>,
+    /// For a game tree of a stream: the text ignored around it, as its `detail` notes it.
+    pub note: Option<String>,
+}
+
+impl Member {
+    /// The number of a game found in this member's bytes: its place in the stream for a game
+    /// tree of a compressed collection, its place in the member for an archive's file.
+    pub fn game_number(&self, in_member: Option<usize>) -> Option<usize> {
+        match (in_member, self.game) {
+            (Some(i), n) => Some(i + n.unwrap_or(0)),
+            (None, n) => n,
+        }
+    }
+
+    /// Whether this member starts a file of its own: every archive member does; a stream's
+    /// trees are one file, counted at its first.
+    pub fn starts_file(&self) -> bool {
+        self.game.unwrap_or(0) == 0
+    }
 }
 
 /// Calls `each` with every member of a container, in order; stops at the first error `each`
@@ -84,6 +57,7 @@ pub fn for_each_member<E>(
         name: input.name.clone(),
         game: None,
         bytes: Err(InputError::Io(e)),
+        note: None,
     };
     let file = match File::open(&input.path) {
         Ok(f) => f,
@@ -109,10 +83,6 @@ fn decompress(file: File, c: Compression) -> Box<dyn Read> {
     }
 }
 
-fn is_sgf_name(name: &str) -> bool {
-    name.to_ascii_lowercase().ends_with(".sgf")
-}
-
 fn zip_members<E>(
     input: &Input,
     file: File,
@@ -126,6 +96,7 @@ fn zip_members<E>(
                 name: input.name.clone(),
                 game: None,
                 bytes: Err(InputError::Walk(format!("not a readable zip archive: {e}"))),
+                note: None,
             })
         }
     };
@@ -148,6 +119,7 @@ fn zip_members<E>(
             name,
             game: None,
             bytes,
+            note: None,
         })?;
     }
     Ok(())
@@ -177,6 +149,7 @@ fn tar_members<E>(
             name: format!("{}!{path}", input.name),
             game: None,
             bytes,
+            note: None,
         }) {
             return Ok(Err(e));
         }
@@ -184,24 +157,28 @@ fn tar_members<E>(
     Ok(Ok(()))
 }
 
-/// Splits a stream into top-level game trees, `(` … matching `)`, skipping property values
-/// (with `\]` escapes) and anything between trees.
+/// Cuts a stream into its top-level game trees with `sgf::scan`'s scanner, the one that
+/// splits a plain file's collection, so the same bytes give the same games either way. Each
+/// tree is emitted once the next one is found (or the stream ends), so that the text ignored
+/// after the last tree can be noted on it, as in a plain file.
 fn stream_trees<E>(
     input: &Input,
     mut reader: Box<dyn Read>,
     cap: u64,
     each: &mut dyn FnMut(Member) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut splitter = TreeSplitter::default();
+    let mut trees = StreamTrees::new(cap);
     let mut chunk = vec![0u8; 1 << 16];
     let mut game = 0usize;
-    let mut emit = |bytes: Result<Vec<u8>, InputError>, game: &mut usize| {
+    let mut held: Option<(Result<Vec<u8>, InputError>, usize)> = None;
+    let mut emit = |tree: (Result<Vec<u8>, InputError>, usize), after: Option<usize>| {
         let m = Member {
             name: input.name.clone(),
-            game: Some(*game),
-            bytes,
+            game: Some(game),
+            bytes: tree.0,
+            note: ignored_note(tree.1, after),
         };
-        *game += 1;
+        game += 1;
         each(m)
     };
     loop {
@@ -211,85 +188,108 @@ fn stream_trees<E>(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 // A corrupt stream: what was read is kept; the rest is one row.
-                return emit(Err(InputError::Io(e)), &mut game);
+                if let Some(t) = held.take() {
+                    emit(t, None)?;
+                }
+                return emit((Err(InputError::Io(e)), 0), None);
             }
         };
-        for tree in splitter.feed(&chunk[..n], cap) {
-            emit(tree, &mut game)?;
-        }
-    }
-    if let Some(rest) = splitter.finish() {
-        emit(Ok(rest), &mut game)?;
-    }
-    if game == 0 {
-        emit(Ok(Vec::new()), &mut game)?;
-    }
-    Ok(())
-}
-
-/// Incremental splitter of a collection into top-level game trees.
-#[derive(Default)]
-struct TreeSplitter {
-    current: Vec<u8>,
-    depth: usize,
-    in_value: bool,
-    escaped: bool,
-    /// The current tree passed the cap: its bytes are dropped until it closes.
-    oversized: u64,
-}
-
-impl TreeSplitter {
-    fn feed(&mut self, bytes: &[u8], cap: u64) -> Vec<Result<Vec<u8>, InputError>> {
-        let mut done = Vec::new();
-        for &b in bytes {
-            if self.depth == 0 && b != b'(' {
-                continue;
-            }
-            if self.oversized > 0 {
-                self.oversized += 1;
-            } else {
-                self.current.push(b);
-                if self.current.len() as u64 > cap {
-                    self.oversized = self.current.len() as u64;
-                    self.current = Vec::new();
-                }
-            }
-            if self.in_value {
-                if self.escaped {
-                    self.escaped = false;
-                } else if b == b'\\' {
-                    self.escaped = true;
-                } else if b == b']' {
-                    self.in_value = false;
-                }
-                continue;
-            }
-            match b {
-                b'[' => self.in_value = true,
-                b'(' => self.depth += 1,
-                b')' => {
-                    self.depth -= 1;
-                    if self.depth == 0 {
-                        if self.oversized > 0 {
-                            done.push(Err(InputError::TooLarge {
-                                size: self.oversized,
-                                cap,
-                            }));
-                            self.oversized = 0;
-                        } else {
-                            done.push(Ok(std::mem::take(&mut self.current)));
-                        }
-                    }
-                }
-                _ => {}
+        for tree in trees.feed(&chunk[..n]) {
+            if let Some(t) = held.replace(tree) {
+                emit(t, None)?;
             }
         }
+    }
+    let (open, after) = trees.finish();
+    if let Some(tree) = open {
+        if let Some(t) = held.replace(tree) {
+            emit(t, None)?;
+        }
+    }
+    match held {
+        Some(t) => emit(t, Some(after)),
+        // No game tree at all: one row for the stream, as for a plain file.
+        None => each(Member {
+            name: input.name.clone(),
+            game: None,
+            bytes: Ok(Vec::new()),
+            note: None,
+        }),
+    }
+}
+
+/// The game trees of a stream fed in chunks: only the tree under way is held, and one that
+/// passes the cap is dropped as it grows and reported `too_large` when it ends.
+struct StreamTrees {
+    scanner: TreeScanner,
+    cap: u64,
+    /// The bytes from offset `held_from` to `fed`.
+    held: Vec<u8>,
+    held_from: usize,
+    fed: usize,
+    /// The start of the tree under way once it passed the cap.
+    oversized: Option<usize>,
+    spans: Vec<TreeSpan>,
+}
+
+/// A tree's bytes (or why not), and the bytes ignored before it.
+type StreamTree = (Result<Vec<u8>, InputError>, usize);
+
+impl StreamTrees {
+    fn new(cap: u64) -> StreamTrees {
+        StreamTrees {
+            scanner: TreeScanner::new(),
+            cap,
+            held: Vec::new(),
+            held_from: 0,
+            fed: 0,
+            oversized: None,
+            spans: Vec::new(),
+        }
+    }
+
+    fn tree(&mut self, span: &TreeSpan) -> StreamTree {
+        let size = (span.end - span.start) as u64;
+        let bytes = if self.oversized == Some(span.start) || size > self.cap {
+            self.oversized = None;
+            Err(InputError::TooLarge {
+                size,
+                cap: self.cap,
+            })
+        } else {
+            let from = span.start - self.held_from;
+            Ok(self.held[from..span.end - self.held_from].to_vec())
+        };
+        (bytes, span.ignored_before)
+    }
+
+    fn feed(&mut self, bytes: &[u8]) -> Vec<StreamTree> {
+        self.held.extend_from_slice(bytes);
+        self.fed += bytes.len();
+        let mut spans = std::mem::take(&mut self.spans);
+        self.scanner.feed(bytes, &mut spans);
+        let done = spans.drain(..).map(|s| self.tree(&s)).collect();
+        self.spans = spans;
+        // Keep only what the tree under way needs; drop it all once it is over the cap.
+        let keep_from = match self.scanner.pending_from() {
+            Some(start) if (self.fed - start) as u64 > self.cap => {
+                self.oversized = Some(start);
+                self.fed
+            }
+            Some(start) if self.oversized != Some(start) => start,
+            _ => self.fed,
+        };
+        self.held.drain(..keep_from - self.held_from);
+        self.held_from = keep_from;
         done
     }
 
-    /// A tree left open at the end of the stream (truncated), if any.
-    fn finish(self) -> Option<Vec<u8>> {
-        (self.depth > 0 && self.oversized == 0).then_some(self.current)
+    /// The tree left open at the end of the stream (truncated), if any, and the bytes
+    /// ignored after the last tree.
+    fn finish(mut self) -> (Option<StreamTree>, usize) {
+        let scanner = std::mem::take(&mut self.scanner);
+        let (open, after) = scanner.finish();
+        (open.map(|span| self.tree(&span)), after)
     }
 }
 
@@ -298,46 +298,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn containers_by_name() {
-        assert_eq!(container_of("a.ZIP"), Some(Container::Zip));
-        assert_eq!(
-            container_of("a.tgz"),
-            Some(Container::Tar(Compression::Gzip))
-        );
-        assert_eq!(
-            container_of("a.tar.xz"),
-            Some(Container::Tar(Compression::Xz))
-        );
-        assert_eq!(
-            container_of("selfplay.sgf.bz2"),
-            Some(Container::Stream(Compression::Bzip2))
-        );
-        assert_eq!(container_of("a.gz"), None);
-        assert_eq!(container_of("a.sgf"), None);
-    }
-
-    #[test]
     fn the_splitter_finds_trees_across_chunks() {
         let text = b"junk (;C[a ) b \\] c];B[aa])\n(;B[bb](;W[cc])(;W[dd]))(;B[";
-        let mut s = TreeSplitter::default();
+        let mut s = StreamTrees::new(1000);
         let mut trees = Vec::new();
         for chunk in text.chunks(3) {
-            trees.extend(s.feed(chunk, 1000).into_iter().map(|t| t.unwrap()));
+            trees.extend(s.feed(chunk).into_iter().map(|t| (t.0.unwrap(), t.1)));
         }
         assert_eq!(trees.len(), 2);
-        assert_eq!(trees[0], b"(;C[a ) b \\] c];B[aa])");
-        assert_eq!(trees[1], b"(;B[bb](;W[cc])(;W[dd]))");
-        assert_eq!(s.finish().unwrap(), b"(;B[");
+        assert_eq!(trees[0], (b"(;C[a ) b \\] c];B[aa])".to_vec(), 4));
+        assert_eq!(trees[1], (b"(;B[bb](;W[cc])(;W[dd]))".to_vec(), 0));
+        let (open, after) = s.finish();
+        assert_eq!(open.unwrap().0.unwrap(), b"(;B[");
+        assert_eq!(after, 0);
     }
 
     #[test]
     fn an_oversized_tree_is_dropped_and_reported() {
-        let mut s = TreeSplitter::default();
-        let out = s.feed(b"(;C[0123456789])(;B[aa])", 8);
-        assert!(matches!(
-            out[0],
-            Err(InputError::TooLarge { size: 16, cap: 8 })
-        ));
-        assert_eq!(out[1].as_ref().unwrap(), b"(;B[aa])");
+        for size in [1, 3, 100] {
+            let mut s = StreamTrees::new(8);
+            let mut out = Vec::new();
+            for chunk in b"(;C[0123456789])(;B[aa])(;C[0123456789".chunks(size) {
+                out.extend(s.feed(chunk));
+            }
+            assert!(matches!(
+                out[0].0,
+                Err(InputError::TooLarge { size: 16, cap: 8 })
+            ));
+            assert_eq!(out[1].0.as_ref().unwrap(), b"(;B[aa])");
+            assert!(s.held.len() <= 16, "held {} bytes", s.held.len());
+            // A tree that never closes and is over the cap still gets its row.
+            let open = s.finish().0.unwrap();
+            assert!(matches!(
+                open.0,
+                Err(InputError::TooLarge { size: 14, cap: 8 })
+            ));
+        }
     }
 }

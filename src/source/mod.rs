@@ -1,11 +1,35 @@
 //! Where inputs come from: files and folders named on the command line, walked and sorted
 //! before any work so that output order never depends on threads.
 
+pub mod archive;
+pub mod input;
+pub mod shard;
 pub mod walk;
 
-pub mod archive;
-pub mod shard;
-
-pub use archive::{container_of, container_of_bytes, for_each_member, Container, Member};
+pub use archive::{for_each_member, Member};
+pub use input::{
+    container_of, container_of_bytes, Compression, Container, Input, InputError, InputKind,
+};
 pub use shard::Shard;
-pub use walk::{collect, read_input, read_list, Input, InputError, Root};
+pub use walk::{collect, read_input, read_list, Root};
+
+/// What an input gives to analyse, in output order.
+pub enum Unit<'a> {
+    /// A plain file (or a problem met on the walk), read by the worker that analyses it.
+    File(&'a Input),
+    /// Bytes taken out of an archive or a compressed stream.
+    Member(Member),
+}
+
+/// Calls `each` with what `input` gives to analyse: the input itself, or every member of the
+/// container it is; stops at the first error `each` returns.
+pub fn for_each_unit<E>(
+    input: &Input,
+    cap: u64,
+    each: &mut dyn FnMut(Unit<'_>) -> Result<(), E>,
+) -> Result<(), E> {
+    match container_of(&input.name).filter(|_| input.kind == InputKind::File) {
+        None => each(Unit::File(input)),
+        Some(container) => for_each_member(input, container, cap, &mut |m| each(Unit::Member(m))),
+    }
+}

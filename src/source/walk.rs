@@ -1,36 +1,11 @@
 //! Walks the PATH arguments with walkdir: `.sgf` files in any case, symlinks not followed,
 //! every problem met on the way kept as an input of its own so it gets a row.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-/// One input: a file to read, or a place the walk could not enter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Input {
-    /// What the `file` column shows: the path relative to the PATH argument it was found
-    /// under, with `/` separators, or the file name when the argument is a file.
-    pub name: String,
-    pub path: PathBuf,
-    /// Set when the walk itself failed here (permission denied, a loop, …).
-    pub problem: Option<String>,
-    /// Set for a name ending in `.sgf` that is not read: a symbolic link or a folder.
-    pub skip: Option<&'static str>,
-}
-
-/// Why an input could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum InputError {
-    #[error("{0}")]
-    Walk(String),
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    #[error("{size} bytes, over the {cap}-byte cap (--max-file-size)")]
-    TooLarge { size: u64, cap: u64 },
-    #[error("{0}")]
-    Skipped(&'static str),
-}
+use super::input::{container_of, read_capped, Input, InputError, InputKind};
 
 /// A place to take inputs from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,8 +45,7 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
             all.push(Input {
                 name,
                 path: path.clone(),
-                problem: None,
-                skip: None,
+                kind: InputKind::File,
             });
             continue;
         }
@@ -87,20 +61,19 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
                     if !is_input_name(e.path()) || e.depth() == 0 {
                         continue;
                     }
-                    let skip = if kind.is_file() {
-                        None
+                    let kind = if kind.is_file() {
+                        InputKind::File
                     } else if kind.is_symlink() {
-                        Some("a symbolic link, not followed")
+                        InputKind::Skipped("a symbolic link, not followed")
                     } else if kind.is_dir() {
-                        Some("a folder (walked, not read)")
+                        InputKind::Skipped("a folder (walked, not read)")
                     } else {
-                        Some("not a regular file")
+                        InputKind::Skipped("not a regular file")
                     };
                     all.push(Input {
                         name: named(relative_name(path, e.path())),
                         path: e.into_path(),
-                        problem: None,
-                        skip,
+                        kind,
                     });
                 }
                 Err(e) => {
@@ -108,8 +81,7 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
                     all.push(Input {
                         name: named(relative_name(path, &at)),
                         path: at,
-                        problem: Some(e.to_string()),
-                        skip: None,
+                        kind: InputKind::Problem(e.to_string()),
                     });
                 }
             }
@@ -140,39 +112,14 @@ pub fn read_list(from: &str) -> Result<Vec<Root>, String> {
 /// Reads an input's bytes, refusing files over `cap` bytes (checked on the bytes read, so a
 /// file that grows meanwhile is caught too).
 pub fn read_input(input: &Input, cap: u64) -> Result<Vec<u8>, InputError> {
-    if let Some(p) = &input.problem {
-        return Err(InputError::Walk(p.clone()));
-    }
-    if let Some(why) = input.skip {
-        return Err(InputError::Skipped(why));
+    match &input.kind {
+        InputKind::File => {}
+        InputKind::Problem(p) => return Err(InputError::Walk(p.clone())),
+        InputKind::Skipped(why) => return Err(InputError::Skipped(why)),
     }
     let mut file = std::fs::File::open(&input.path)?;
     let size = file.metadata()?.len();
     read_capped(&mut file, size, cap)
-}
-
-/// Reads at most `cap` bytes, refusing more (`TooLarge`); `size_hint` is what the file
-/// system or the archive says, and is checked first so nothing is read in vain.
-pub(crate) fn read_capped(
-    r: &mut dyn Read,
-    size_hint: u64,
-    cap: u64,
-) -> Result<Vec<u8>, InputError> {
-    if size_hint > cap {
-        return Err(InputError::TooLarge {
-            size: size_hint,
-            cap,
-        });
-    }
-    let mut bytes = Vec::with_capacity(size_hint.min(cap) as usize);
-    r.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > cap {
-        return Err(InputError::TooLarge {
-            size: bytes.len() as u64,
-            cap,
-        });
-    }
-    Ok(bytes)
 }
 
 /// `.sgf` files, and the archives and compressed collections `archive` reads.
@@ -181,7 +128,7 @@ fn is_input_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default();
-    name.to_ascii_lowercase().ends_with(".sgf") || super::archive::container_of(&name).is_some()
+    name.to_ascii_lowercase().ends_with(".sgf") || container_of(&name).is_some()
 }
 
 fn relative_name(root: &Path, path: &Path) -> String {

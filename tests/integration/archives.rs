@@ -193,3 +193,75 @@ fn shards_with_archives_merge_to_one_run() {
         );
     }
 }
+
+/// One scanner splits plain collections and compressed streams: every input gives the same
+/// rows as `x.sgf` and as `x.sgf.gz` (but for the columns that name the file and its bytes).
+#[test]
+fn plain_and_compressed_collections_give_the_same_rows() {
+    let cases: [(&str, &str); 9] = [
+        ("two", "(;SZ[9];B[ee])\n(;SZ[9];W[cc])\n"),
+        (
+            "header",
+            "From: someone\nSubject: (a game)\n\n(;SZ[9];B[ee])(;SZ[9];W[dd])",
+        ),
+        ("stray", "(;SZ[9];B[ee]))\n(;SZ[9];W[cc])\n)\n"),
+        (
+            "between",
+            "(;SZ[9];B[ee])\n-- next --\n(;SZ[9];W[cc]) -- sig",
+        ),
+        ("broken", "(;SZ[9];B[ee])(;SZ[9];B[bb]C[x]W)(;SZ[9];W[cc])"),
+        ("truncated", "(;SZ[9];B[ee])(;SZ[9];B[bb];W["),
+        ("all_broken", "(;SZ[9]C)(;SZ[9];W"),
+        ("no_tree", "no game here (at all)\n"),
+        ("paren_junk", "( not a tree ) (;SZ[9];B[aa]C[(x\\])])"),
+    ];
+    let env = TestEnv::new();
+    for (name, text) in cases {
+        env.write(&format!("{name}.sgf"), text);
+        env.write(&format!("{name}.sgf.gz"), gz(text.as_bytes()));
+    }
+    let games = rows(&env.analyze("out", 2));
+    let per_file = |file: &str| -> Vec<Vec<(String, String)>> {
+        games
+            .iter()
+            .filter(|r| r["file"] == file)
+            .map(|r| {
+                let mut cells: Vec<(String, String)> = r
+                    .iter()
+                    .filter(|(k, _)| {
+                        !["file", "bytes", "encoding", "encoding_source"].contains(&k.as_str())
+                    })
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                cells.sort();
+                cells
+            })
+            .collect()
+    };
+    for (name, _) in cases {
+        let plain = per_file(&format!("{name}.sgf"));
+        assert!(!plain.is_empty(), "{name}: no rows");
+        assert_eq!(plain, per_file(&format!("{name}.sgf.gz")), "{name}");
+    }
+    let detail = |file: &str, game: &str| {
+        games
+            .iter()
+            .find(|r| r["file"] == file && r["game"] == game)
+            .map(|r| (r["status"].clone(), r["detail"].clone()))
+            .unwrap()
+    };
+    // A stray `)` no longer drops the games after it.
+    assert_eq!(
+        detail("stray.sgf", "1"),
+        (
+            "ok".into(),
+            "ignored 1 byte before this game tree and 1 byte after it".into()
+        )
+    );
+    assert_eq!(
+        detail("header.sgf", "0").1,
+        "ignored 27 bytes before this game tree"
+    );
+    assert_eq!(detail("no_tree.sgf", "").0, "parse_error");
+    assert_eq!(detail("all_broken.sgf", "1").0, "parse_error");
+}

@@ -53,7 +53,7 @@ fn every_file_gets_rows_with_the_expected_status() {
             ("good/capture.SGF", "0", "ok"),
             ("good/one.sgf", "0", "ok"),
             ("notes.sgf", "", "parse_error"),
-            ("truncated.sgf", "", "parse_error"),
+            ("truncated.sgf", "0", "parse_error"),
             ("utf16.sgf", "0", "ok"),
         ]
     );
@@ -118,7 +118,7 @@ fn every_file_gets_rows_with_the_expected_status() {
 
     assert_eq!(by_file("collection.sgf", "1")["size"], "13");
     assert!(by_file("collection.sgf", "2")["detail"].contains("not square"));
-    assert!(by_file("truncated.sgf", "")["detail"].contains("truncated"));
+    assert!(by_file("truncated.sgf", "0")["detail"].contains("truncated"));
 }
 
 #[test]

@@ -3,15 +3,13 @@
 
 use std::path::Path;
 
-use crate::util::{rows, TestEnv};
+use crate::util::{rows, shared, TestEnv};
 
 #[test]
 fn edge_case_files_keep_their_expected_status() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/edge-cases");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/edge-cases is absent");
+    let Some(root) = shared("edge-cases") else {
         return;
-    }
+    };
     let expected_text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/edge_cases_expected.tsv"),
     )

@@ -3,6 +3,7 @@
 mod archives;
 mod cli;
 mod edge_cases;
+mod golden;
 mod replay_reference;
 mod report;
 mod robustness;

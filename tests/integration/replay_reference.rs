@@ -4,17 +4,12 @@
 //! from tests/reference/sgfmill_final.py. Skips, with a message, where ../shared is absent.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use livingblocks::go::{replay, Cell, Color, Point};
 use livingblocks::sgf::{self, load::Tree};
 use livingblocks::source;
-
-fn pro_games() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pro/games");
-    p.is_dir().then_some(p)
-}
 
 /// What one side says about a file: `ok <black> <white>`, or `illegal <n>`, or `error`.
 fn ours(path: &Path) -> String {
@@ -24,7 +19,7 @@ fn ours(path: &Path) -> String {
         Ok(l) => l,
         Err(e) => return format!("error\t{e}"),
     };
-    let Some(Ok(Tree::Go(root))) = loaded.trees.first() else {
+    let Some(Ok(Tree::Go(root))) = loaded.trees.first().map(|t| &t.tree) else {
         return "error\tnot a Go game".to_string();
     };
     let r = match replay(root) {
@@ -55,8 +50,7 @@ fn ours(path: &Path) -> String {
 
 #[test]
 fn final_positions_equal_sgfmill_on_every_pro_game() {
-    let Some(root) = pro_games() else {
-        eprintln!("skipped: ../shared/corpus/pro/games is absent");
+    let Some(root) = crate::util::shared("pro/games") else {
         return;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/sgfmill_final.py");

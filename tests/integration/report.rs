@@ -89,7 +89,7 @@ fn report_of_a_folder_without_tables_is_an_error() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.dir.path().join("empty")).unwrap();
     let o = env.run(&["report", "empty"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("games.csv"));
 }
 
@@ -105,7 +105,7 @@ fn report_refuses_blocks_of_games_games_csv_lacks() {
     let header = games.lines().next().unwrap();
     std::fs::write(env.dir.path().join("out/games.csv"), format!("{header}\n")).unwrap();
     let o = env.run(&["report", "out"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not in games.csv"), "{err}");
 }

@@ -226,7 +226,7 @@ fn strict_turns_failed_rows_into_exit_1() {
     let o = env.run(&["analyze", "in", "--out", "a"]);
     assert_eq!(o.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.lines().any(|l| l.ends_with("bad.sgf: parse_error: not SGF: truncated: the file ends inside a game tree (unexpected end of data (truncated?))")), "{stderr}");
+    assert!(stderr.lines().any(|l| l.ends_with("bad.sgf (game 0): parse_error: not SGF: truncated: the file ends inside a game tree (unexpected end of data (truncated?))")), "{stderr}");
     let o = env.run(&["analyze", "in", "--out", "b", "--strict", "-q"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(

@@ -3,25 +3,12 @@
 //! absent. The figures are printed (run with `--nocapture` to see them) and in the README.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use livingblocks::go::{Board, Color, Point};
 use livingblocks::life::{analyze_life, Net};
 use livingblocks::score::estimate_dead;
 
-use crate::util::{rows, TestEnv};
-
-fn shared(path: &str) -> Option<std::path::PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(path);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: ../shared/corpus/{path} is absent");
-        None
-    }
-}
+use crate::util::{rows, shared, TestEnv};
 
 #[test]
 fn kgs_markup_reproduces_re_and_the_estimate_finds_the_dead() {

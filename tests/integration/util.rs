@@ -68,6 +68,20 @@ pub fn rows(csv_text: &str) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
+/// A folder of the shared corpora (`../shared/corpus/PATH`), or `None` with a message on
+/// stderr when it is absent: tests that need the large sets skip cleanly without them.
+pub fn shared(path: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(path);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: ../shared/corpus/{path} is absent");
+        None
+    }
+}
+
 /// The embedded corpus of the repository.
 pub fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
