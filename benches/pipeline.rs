@@ -4,10 +4,12 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use livingblocks::alloc::scoped;
 use livingblocks::analyze::{analyze_file_with, EstimateFor, Options};
 use livingblocks::go::replay;
 use livingblocks::go::Color;
 use livingblocks::life::{analyze_life, benson, mp95, mpfix, ColourNet, Net, Regions};
+use livingblocks::row::FileAnalysis;
 use livingblocks::score::{count_as_is, estimate_dead};
 use livingblocks::sgf::{self, load::Tree};
 use livingblocks::source;
@@ -153,12 +155,14 @@ fn stages(c: &mut Criterion) {
     g.finish();
 }
 
+/// The per-file function as a run's worker calls it: in the per-file arena.
+fn in_arena(f: &[u8], options: Options) -> FileAnalysis {
+    scoped(|| analyze_file_with(f, options))
+}
+
 /// Games found in `files` by the per-file function.
 fn analyze_all(files: &[Vec<u8>], options: Options) -> usize {
-    files
-        .iter()
-        .map(|f| analyze_file_with(f, options).games.len())
-        .sum()
+    files.iter().map(|f| in_arena(f, options).games.len()).sum()
 }
 
 /// The pipeline the speed target is about: the estimate is a flag with its cost of its own.
@@ -200,12 +204,8 @@ fn baseline_vs_pipeline(c: &mut Criterion) {
         b.iter(|| {
             let mut out = livingblocks::sink::Outputs::create(dir.path()).unwrap();
             for f in &files {
-                out.write_file(
-                    "x.sgf",
-                    Some(f.len() as u64),
-                    &analyze_file_with(f, NO_ESTIMATE),
-                )
-                .unwrap();
+                out.write_file("x.sgf", Some(f.len() as u64), &in_arena(f, NO_ESTIMATE))
+                    .unwrap();
             }
             out.finish(&livingblocks::sink::Manifest::default())
                 .unwrap()

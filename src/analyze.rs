@@ -38,10 +38,9 @@ pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
 }
 
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
-/// row instead of ending the run. The work allocates from the thread's per-file arena when
-/// the program's allocator has one (`crate::alloc`).
+/// row instead of ending the run.
 pub fn analyze_file_with(bytes: &[u8], options: Options) -> FileAnalysis {
-    crate::alloc::scoped(|| guarded(|| analyze_with(bytes, options)))
+    guarded(|| analyze_with(bytes, options))
 }
 
 /// Runs per-file work, turning a panic into a single `internal_error` row.

@@ -323,12 +323,18 @@ fn write_rows(
     Ok(())
 }
 
+/// Analyses one file's bytes in the worker's per-file arena (`alloc::scoped`), when the
+/// program's allocator has one.
+fn in_arena(bytes: &[u8], options: Options) -> FileAnalysis {
+    crate::alloc::scoped(|| analyze_file_with(bytes, options))
+}
+
 /// Analyses one member of a container. A game tree of a stream keeps its number in the
 /// stream, also when it fails on its own.
 fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
     match &m.bytes {
         Ok(bytes) => {
-            let mut a = analyze_file_with(bytes, options);
+            let mut a = in_arena(bytes, options);
             for g in &mut a.games {
                 g.game = m.game_number(g.game);
                 if let Some(note) = &m.note {
@@ -344,7 +350,7 @@ fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
 /// Reads and analyses one input; a read failure is a row like any other.
 fn process_input(input: &Input, cap: u64, options: Options) -> (Option<u64>, FileAnalysis) {
     match source::read_input(input, cap) {
-        Ok(bytes) => (Some(bytes.len() as u64), analyze_file_with(&bytes, options)),
+        Ok(bytes) => (Some(bytes.len() as u64), in_arena(&bytes, options)),
         Err(e) => (None, FileAnalysis::failed(GameRow::of_error(None, &e))),
     }
 }

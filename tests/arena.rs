@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use livingblocks::alloc::{arena_stats, Mimalloc};
+use livingblocks::alloc::{arena_stats, scoped, Mimalloc};
 use livingblocks::analyze::{analyze_file_with, analyze_unguarded, Options};
 
 #[global_allocator]
@@ -37,7 +37,7 @@ fn scoped_analyses_equal_plain_ones() {
                 let mut used = 0;
                 for bytes in half {
                     assert_eq!(
-                        analyze_file_with(bytes, Options::default()),
+                        scoped(|| analyze_file_with(bytes, Options::default())),
                         analyze_unguarded(bytes)
                     );
                     let stats = arena_stats();
