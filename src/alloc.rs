@@ -7,17 +7,19 @@
 //! mimalloc's aligned entry points, whose slow path over-allocates any block above 1 KiB
 //! that is not a power of two (a 19×19 board's `u32` array is 1,764 bytes). Plain
 //! `mi_malloc` already aligns to 16 bytes, so this wrapper uses it whenever that is enough,
-//! as Rust's own `System` allocator does with `malloc`: 4–5 % more games per second.
+//! as Rust's own `System` allocator does with `malloc`.
 //!
 //! **The per-file arena.** One professional game costs about 2,800 allocations, nearly all
 //! freed before its file is done. [`scoped`] runs the work for one file with the thread's
 //! arena on: blocks are cut from the thread's chunk by moving a pointer, freeing one does
 //! nothing, and when the work is done its result is copied out to mimalloc and the chunk
-//! starts over. That is 8 % more games per second. A block is never cut twice while it
+//! starts over. A block is never cut twice while it
 //! may be in use: the chunk starts over only when every block cut from it was freed on its
 //! own thread; a block kept past its file, or freed by another thread, makes the thread give
 //! up its arena for good (it then allocates from mimalloc alone). A file that needs more
-//! than a chunk takes the rest from mimalloc.
+//! than a chunk takes the rest from mimalloc. mimalloc's own heaps (`mi_heap_new` per file,
+//! destroyed after it) were measured against the arena and were slower; the figures of both
+//! are in docs/performance.md.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;

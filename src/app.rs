@@ -67,7 +67,7 @@ pub enum AppError {
 
 impl AppError {
     /// The process exit code: 2 for a usage or input error, 1 for a failed write, 130 when
-    /// interrupted (the README's table).
+    /// interrupted (README, *Exit codes*).
     pub fn exit_code(&self) -> u8 {
         match self {
             AppError::Config(_) => exit::USAGE,

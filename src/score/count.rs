@@ -5,9 +5,9 @@
 //! counting adds what a plain flood fill misses and KGS's Japanese count does not: **teire**,
 //! points of a player's territory that the player must fill before the game can end. Once
 //! the dame are filled, a block may be left with a single liberty inside its own territory;
-//! its owner has to connect there, so that point is no territory. Measured on the 397 counted
-//! Japanese games of kgs-6d-2017 with the server's own dead stones: a plain flood fill
-//! reproduces RE in 361, this count in 392 (see the README).
+//! its owner has to connect there, so that point is no territory. With the server's own dead
+//! stones, this count reproduces RE on kgs-6d-2017 where a plain flood fill often does not
+//! (docs/scoring.md has the figures).
 
 use super::fast_board::FastBoard;
 use crate::go::board::{Board, Cell, Color, Idx};

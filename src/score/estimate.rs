@@ -21,9 +21,8 @@ use super::race::captured_either_way;
 use crate::go::board::{Board, Cell, Color, Idx};
 use crate::go::random::{Fnv1a, Rng};
 
-/// Playouts per position: 64 measured 563 exact of 596 on kgs-6d-2017 (before the one-small-eye
-/// rule), 32 gave 558 and 128 gave 562; with the sacrifices, 128 gave 572 on average over four
-/// seeds against 571, at twice the time (see the README for ms per game).
+/// Playouts per position: more were no more accurate on kgs-6d-2017 at twice the time, fewer
+/// were less accurate (docs/scoring.md has the figures).
 pub const PLAYOUTS: u32 = 64;
 
 /// The stones of `board` the estimate calls dead, in index order. `protected[i]` marks the
@@ -296,8 +295,8 @@ fn collect_group(board: &Board, start: Idx, c: Color, seen: &mut [bool], group: 
 }
 
 /// The empty regions a group touches: where its eyes would be, or the opponent's territory
-/// it sits in. (Counting only the points within two steps measured 554 exact of 596, within
-/// eight or more 558, the same as whole regions.)
+/// it sits in. Whole regions, not the points within a few steps: as accurate as the widest
+/// neighbourhood tried, and simpler (docs/scoring.md).
 fn surroundings(board: &Board, group: &[Idx], near: &mut [bool], around: &mut Vec<Idx>) {
     for &i in around.iter() {
         near[i] = false;

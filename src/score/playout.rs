@@ -116,14 +116,11 @@ fn random_move(
     empties.iter().position(|&e| e == i).map(|j| (i, j))
 }
 
-/// The largest block a sacrifice may make, and the smallest block it must put in atari.
-/// Exact on kgs-6d-2017: 566 without sacrifices and 571 with these (mean of four seeds);
-/// sacrifices of up to 3 or 4 stones made 569 and 565 (two seeds). With one seed: 572 when a
-/// sacrifice may put any block in atari (573 with these), 560 when sacrifices may be played
-/// at any time, not only before passing.
+/// The largest block a sacrifice may make, and the smallest block it must put in atari: the
+/// most accurate of the sizes tried on kgs-6d-2017 (docs/scoring.md has the figures).
 const SACRIFICE: u32 = 2;
 const ATARI_TARGET: u32 = 3;
 
-/// Sacrifices per playout: some positions send stones in and capture them back without end;
-/// unlimited cost 10 % more time (the playouts ran to their move cap) for the same accuracy.
+/// Sacrifices per playout: some positions send stones in and capture them back without end,
+/// and unlimited sacrifices ran those playouts to their move cap for no gain in accuracy.
 const SACRIFICES: u32 = 4;

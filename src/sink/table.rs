@@ -1,8 +1,9 @@
 //! One CSV table written row by row into an `AtomicFile`, with the field formatting every
 //! table shares (numbers without allocation, empty for absent, 1/0 flags).
 //!
-//! Rows are joined by hand and written whole: csv's writer spent about 1,500 instructions on
-//! a blocks.csv row, a tenth of a whole run. The csv crate still decides, field by field,
+//! Rows are joined by hand and written whole: csv's writer, with its per-field state machine
+//! and copies, was a tenth of a whole run (docs/performance.md). The csv crate still decides,
+//! field by field,
 //! whether a field needs quotes (`csv_core::Writer::should_quote`, the test its writer runs),
 //! and a row with such a field is written by `csv::Writer`, so the bytes are the ones it writes.
 

@@ -1,6 +1,6 @@
 //! Scores and dead stones against ground truth: the server's TB/TW marks of kgs-6d-2017 and
 //! the 54 OGS positions with their dead stones. Skips, with a message, where ../shared is
-//! absent. The figures are printed (run with `--nocapture` to see them) and in the README.
+//! absent. The figures are printed (run with `--nocapture` to see them) and in docs/scoring.md.
 
 use std::collections::BTreeSet;
 
