@@ -3,7 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::tally::{Ending, LifeSums, Tally};
+use super::facts::Ending;
+use super::tally::{LifeSums, Tally};
 use crate::life::Method;
 
 /// One chart, ready to draw.

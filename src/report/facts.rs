@@ -1,10 +1,9 @@
 //! What the tally takes from each row of the tables, as one type whichever way it arrives: from
-//! a run's typed rows (`Facts::of_file`) or from a folder's CSV tables (`super::read`). The
-//! typed side formats its values as the tables write them, so both give the same tally.
+//! a run's typed rows (here) or from a folder's CSV tables (`read`). The typed side formats
+//! its values as the tables write them, so both give the same tally.
 
-use super::tally::{Ending, Tally};
 use crate::life::PerMethod;
-use crate::row::{FileAnalysis, GameRow, SourceScore};
+use crate::row::{BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, SourceScore};
 use crate::score::{DeadSource, PerSource};
 use crate::sink::games::margin_text;
 
@@ -163,47 +162,78 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
     }
 }
 
-impl Tally {
-    /// Adds the rows of one input of a run, as the tables write them.
-    pub fn add_file(&mut self, file: &str, a: &FileAnalysis) {
-        for g in &a.games {
-            self.add_game(&GameFacts::of(file, a, g));
-            let Some(game) = g.game else { continue };
-            let ending = g
-                .record
-                .as_ref()
-                .and_then(|r| r.result)
-                .map_or(Ending::Other, |res| Ending::of(res.how.as_str()));
-            for b in &g.blocks {
-                self.add_block(
-                    ending,
-                    &BlockFacts {
-                        file: file.to_string(),
-                        game: game.to_string(),
-                        colour: b.colour.letter().to_string(),
-                        anchor: b.anchor.to_string(),
-                        stones: b.stones.into(),
-                        alive: PerMethod::from_fn(|m| b.verdict.alive(m)),
-                    },
-                );
-            }
-            for c in &g.chains {
-                self.add_chain(&ChainFacts {
-                    word: c.word.clone(),
-                    closed: c.closed,
-                    grammar: c.grammar,
-                    mp95_all: c.mp95_all,
-                    mpfix_all: c.mpfix_all,
-                });
-            }
-            for e in &g.big_eyes {
-                self.add_big_eye(&BigEyeFacts {
-                    size: e.size,
-                    shape: e.shape.clone(),
-                    worth: e.worth,
-                    classified: e.classified,
-                });
-            }
+/// How a game ended, as the report groups games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ending {
+    Score,
+    Resign,
+    /// Time, forfeit, other endings, an unknown ending and no RE at all.
+    Other,
+}
+
+impl Ending {
+    pub const ALL: [Ending; 3] = [Ending::Score, Ending::Resign, Ending::Other];
+
+    /// The group of games.csv's `how`.
+    pub fn of(how: &str) -> Ending {
+        match how {
+            "score" => Ending::Score,
+            "resign" => Ending::Resign,
+            _ => Ending::Other,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Score => "score",
+            Ending::Resign => "resign",
+            Ending::Other => "other",
+        }
+    }
+}
+
+impl Ending {
+    /// How the game of a typed row ended.
+    pub fn of_row(g: &GameRow) -> Ending {
+        g.record
+            .as_ref()
+            .and_then(|r| r.result)
+            .map_or(Ending::Other, |res| Ending::of(res.how.as_str()))
+    }
+}
+
+impl BlockFacts {
+    pub fn of(file: &str, game: usize, b: &BlockRow) -> BlockFacts {
+        BlockFacts {
+            file: file.to_string(),
+            game: game.to_string(),
+            colour: b.colour.letter().to_string(),
+            anchor: b.anchor.to_string(),
+            stones: b.stones.into(),
+            alive: PerMethod::from_fn(|m| b.verdict.alive(m)),
+        }
+    }
+}
+
+impl ChainFacts {
+    pub fn of(c: &ChainRow) -> ChainFacts {
+        ChainFacts {
+            word: c.word.clone(),
+            closed: c.closed,
+            grammar: c.grammar,
+            mp95_all: c.mp95_all,
+            mpfix_all: c.mpfix_all,
+        }
+    }
+}
+
+impl BigEyeFacts {
+    pub fn of(e: &BigEyeRow) -> BigEyeFacts {
+        BigEyeFacts {
+            size: e.size,
+            shape: e.shape.clone(),
+            worth: e.worth,
+            classified: e.classified,
         }
     }
 }

@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::tally::{DeadSums, Ending, Tally};
+use super::facts::Ending;
+use super::tally::{DeadSums, Tally};
 use crate::life::Method;
 use crate::score::DeadSource;
 

@@ -17,8 +17,9 @@ pub mod tally;
 use std::path::{Path, PathBuf};
 
 pub use charts::Chart;
+pub use facts::Ending;
 pub use facts::{BigEyeFacts, BlockFacts, ChainFacts, GameFacts};
-pub use tally::{Ending, Tally};
+pub use tally::Tally;
 
 /// What can go wrong while reporting.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

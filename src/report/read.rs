@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
+use super::facts::Ending;
 use super::facts::{
     BigEyeFacts, BlockFacts, ChainFacts, GameFacts, ReplayedFacts, ScoreFacts, SourceMargins,
 };
-use super::tally::{Ending, Tally};
+use super::tally::Tally;
 use super::ReportError;
 use crate::life::{Method, PerMethod};
 use crate::score::{DeadSource, PerSource};

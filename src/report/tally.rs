@@ -5,39 +5,10 @@
 use std::collections::BTreeMap;
 use std::ops::AddAssign;
 
-use super::facts::{BigEyeFacts, BlockFacts, ChainFacts, GameFacts, ScoreFacts};
+use super::facts::{BigEyeFacts, BlockFacts, ChainFacts, Ending, GameFacts, ScoreFacts};
 use crate::life::{Method, PerMethod};
+use crate::row::FileAnalysis;
 use crate::score::{DeadSource, PerSource};
-
-/// How a game ended, as the report groups games.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Ending {
-    Score,
-    Resign,
-    /// Time, forfeit, other endings, an unknown ending and no RE at all.
-    Other,
-}
-
-impl Ending {
-    pub const ALL: [Ending; 3] = [Ending::Score, Ending::Resign, Ending::Other];
-
-    /// The group of games.csv's `how`.
-    pub fn of(how: &str) -> Ending {
-        match how {
-            "score" => Ending::Score,
-            "resign" => Ending::Resign,
-            _ => Ending::Other,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::Score => "score",
-            Ending::Resign => "resign",
-            Ending::Other => "other",
-        }
-    }
-}
 
 /// Sums per ending, and over all games.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -551,6 +522,26 @@ impl Tally {
                 _ => false,
             })
             .count() as u64
+    }
+}
+
+impl Tally {
+    /// Adds the rows of one input of a run, as the tables write them.
+    pub fn add_file(&mut self, file: &str, a: &FileAnalysis) {
+        for g in &a.games {
+            self.add_game(&GameFacts::of(file, a, g));
+            let Some(game) = g.game else { continue };
+            let ending = Ending::of_row(g);
+            for b in &g.blocks {
+                self.add_block(ending, &BlockFacts::of(file, game, b));
+            }
+            for c in &g.chains {
+                self.add_chain(&ChainFacts::of(c));
+            }
+            for e in &g.big_eyes {
+                self.add_big_eye(&BigEyeFacts::of(e));
+            }
+        }
     }
 }
 
