@@ -2,8 +2,11 @@
 //! a run's typed rows (here) or from a folder's CSV tables (`read`). The typed side formats
 //! its values as the tables write them, so both give the same tally.
 
+use crate::go::{Color, Point};
 use crate::life::PerMethod;
-use crate::row::{BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, SourceScore};
+use crate::row::{
+    BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, PositionStats, SourceScore,
+};
 use crate::score::{DeadSource, PerSource};
 use crate::sink::games::margin_text;
 
@@ -63,15 +66,35 @@ pub struct SourceMargins {
     pub area: Option<f64>,
 }
 
-/// One blocks.csv row.
+/// One blocks.csv row. It borrows and formats nothing: a run adds millions of blocks, and only
+/// those on the not-Benson list are ever named.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BlockFacts {
-    pub file: String,
-    pub game: String,
-    pub colour: String,
-    pub anchor: String,
+pub struct BlockFacts<'a> {
+    pub file: &'a str,
+    pub game: Label<'a>,
+    pub white: bool,
+    pub anchor: Label<'a>,
     pub stones: u64,
     pub alive: PerMethod<bool>,
+}
+
+/// A cell of a table as the report shows it: a typed value, formatted only when shown, or the
+/// text read from a table.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Label<'a> {
+    Number(usize),
+    Point(Point),
+    Text(&'a str),
+}
+
+impl std::fmt::Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Label::Number(n) => write!(f, "{n}"),
+            Label::Point(p) => write!(f, "{p}"),
+            Label::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 /// One chains.csv row.
@@ -118,7 +141,8 @@ impl GameFacts {
 }
 
 fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
-    let p = g.position.clone().unwrap_or_default();
+    let none = PositionStats::default();
+    let p = g.position.as_ref().unwrap_or(&none);
     let result = g.record.as_ref().map(|r| r.result.as_ref());
     let name = |f: fn(&crate::sgf::result::GameResult) -> &'static str| match result {
         None => "",
@@ -202,13 +226,13 @@ impl Ending {
     }
 }
 
-impl BlockFacts {
-    pub fn of(file: &str, game: usize, b: &BlockRow) -> BlockFacts {
+impl<'a> BlockFacts<'a> {
+    pub fn of(file: &'a str, game: usize, b: &BlockRow) -> BlockFacts<'a> {
         BlockFacts {
-            file: file.to_string(),
-            game: game.to_string(),
-            colour: b.colour.letter().to_string(),
-            anchor: b.anchor.to_string(),
+            file,
+            game: Label::Number(game),
+            white: b.colour == Color::White,
+            anchor: Label::Point(b.anchor),
             stones: b.stones.into(),
             alive: PerMethod::from_fn(|m| b.verdict.alive(m)),
         }

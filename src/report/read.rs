@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::facts::Ending;
 use super::facts::{
-    BigEyeFacts, BlockFacts, ChainFacts, GameFacts, ReplayedFacts, ScoreFacts, SourceMargins,
+    BigEyeFacts, BlockFacts, ChainFacts, GameFacts, Label, ReplayedFacts, ScoreFacts, SourceMargins,
 };
 use super::tally::Tally;
 use super::ReportError;
@@ -375,10 +375,10 @@ impl Tally {
                 };
             }
             let facts = BlockFacts {
-                file: key.0.clone(),
-                game: key.1.clone(),
-                colour: c.colour.text(&row),
-                anchor: c.anchor.text(&row),
+                file: &key.0,
+                game: Label::Text(&key.1),
+                white: c.colour.get(&row) == "W",
+                anchor: Label::Text(c.anchor.get(&row)),
                 stones: c.stones.num(&row),
                 alive: PerMethod(c.alive.0.map(|m| m.flag(&row))),
             };

@@ -380,7 +380,7 @@ impl Tally {
 
     /// Adds one block of a game that ended as `ending`.
     pub fn add_block(&mut self, ending: Ending, b: &BlockFacts) {
-        let colour = usize::from(b.colour == "W");
+        let colour = usize::from(b.white);
         for l in self.life.both(ending) {
             l.blocks[colour] += 1;
             l.stones[colour] += b.stones;
@@ -399,10 +399,10 @@ impl Tally {
         let (mp95, mpfix) = (b.alive[Method::Mp95], b.alive[Method::Mpfix]);
         if (mp95 || mpfix) && !b.alive[Method::Benson] {
             self.not_benson.push(NotBenson {
-                file: b.file.clone(),
-                game: b.game.clone(),
-                colour: b.colour.clone(),
-                anchor: b.anchor.clone(),
+                file: b.file.to_string(),
+                game: b.game.to_string(),
+                colour: if b.white { "W" } else { "B" }.to_string(),
+                anchor: b.anchor.to_string(),
                 stones: b.stones,
                 mp95,
                 mpfix,
@@ -609,15 +609,15 @@ impl AddAssign<&Tally> for Tally {
 mod tests {
     use super::*;
     use crate::analyze::analyze_file;
-    use crate::report::facts::SourceMargins;
+    use crate::report::facts::{Label, SourceMargins};
     use crate::row::FileAnalysis;
 
-    fn block(stones: u64, alive: &[Method]) -> BlockFacts {
+    fn block(stones: u64, alive: &[Method]) -> BlockFacts<'static> {
         BlockFacts {
-            file: "a.sgf".into(),
-            game: "0".into(),
-            colour: "B".into(),
-            anchor: "aa".into(),
+            file: "a.sgf",
+            game: Label::Number(0),
+            white: false,
+            anchor: Label::Text("aa"),
             stones,
             alive: PerMethod::from_fn(|m| alive.contains(&m)),
         }

@@ -70,15 +70,56 @@ impl TreeScanner {
         }
     }
 
-    /// Scans `bytes`, the input's next piece, and pushes every tree that closes in it.
+    /// Scans `bytes`, the input's next piece, and pushes every tree that closes in it. One
+    /// tight loop: every byte of every file passes through it.
     pub fn feed(&mut self, bytes: &[u8], trees: &mut Vec<TreeSpan>) {
-        for &b in bytes {
-            self.byte(b, trees);
-            self.pos += 1;
+        let base = self.pos;
+        let n = bytes.len();
+        let mut i = 0;
+        if self.escaped && n > 0 {
+            self.escaped = false;
+            i = 1;
         }
+        while i < n {
+            if self.in_value {
+                // Skip the value to its closing `]`, over `\` escapes.
+                while i < n && bytes[i] != b']' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if i >= n {
+                    // An escape as the piece's last byte escapes the next piece's first.
+                    self.escaped = i > n;
+                    break;
+                }
+                self.in_value = false;
+            } else if self.state == State::Inside {
+                match bytes[i] {
+                    b'[' => self.in_value = true,
+                    b'(' => {
+                        self.depth += 1;
+                        self.max_depth = self.max_depth.max(self.depth);
+                    }
+                    b';' => self.nodes += 1,
+                    b')' => {
+                        self.depth -= 1;
+                        if self.depth == 0 {
+                            trees.push(self.span(base + i + 1, None));
+                            self.state = State::Outside;
+                        }
+                    }
+                    _ => {}
+                }
+            } else {
+                self.pos = base + i;
+                self.between(bytes[i]);
+            }
+            i += 1;
+        }
+        self.pos = base + n;
     }
 
-    fn byte(&mut self, b: u8, trees: &mut Vec<TreeSpan>) {
+    /// A byte between trees, at offset `self.pos`.
+    fn between(&mut self, b: u8) {
         match self.state {
             State::Outside => {
                 if b == b'(' {
@@ -98,39 +139,10 @@ impl TreeScanner {
                     // Not a tree: the `(` was junk; look at this byte afresh.
                     self.ignored += 1;
                     self.state = State::Outside;
-                    self.byte(b, trees);
+                    self.between(b);
                 }
             }
-            State::Inside => self.inside(b, trees),
-        }
-    }
-
-    fn inside(&mut self, b: u8, trees: &mut Vec<TreeSpan>) {
-        if self.in_value {
-            if self.escaped {
-                self.escaped = false;
-            } else if b == b'\\' {
-                self.escaped = true;
-            } else if b == b']' {
-                self.in_value = false;
-            }
-            return;
-        }
-        match b {
-            b'[' => self.in_value = true,
-            b'(' => {
-                self.depth += 1;
-                self.max_depth = self.max_depth.max(self.depth);
-            }
-            b';' => self.nodes += 1,
-            b')' => {
-                self.depth -= 1;
-                if self.depth == 0 {
-                    trees.push(self.span(self.pos + 1, None));
-                    self.state = State::Outside;
-                }
-            }
-            _ => {}
+            State::Inside => unreachable!("bytes inside a tree are scanned by feed"),
         }
     }
 
