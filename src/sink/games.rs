@@ -45,8 +45,14 @@ pub struct Column {
 }
 
 /// A column: its name and an expression of `$t: &mut Table` and `$g: &GameLine` that writes
-/// exactly one field.
+/// exactly one field; or its name, a writer of a source's field and the source.
 macro_rules! col {
+    ($name:literal, $write:ident, $source:expr) => {
+        Column {
+            name: $name,
+            write: |t: &mut Table, g: &GameLine<'_>| $write(t, g, $source),
+        }
+    };
     ($name:literal, |$t:ident, $g:ident| $body:expr) => {
         Column {
             name: $name,
@@ -225,59 +231,27 @@ pub const COLUMNS: &[Column] = &[
         Some(s) => t.flag(s.has_markup),
         None => t.text(""),
     }),
-    col!("dead_markup", |t, g| dead(t, g, DeadSource::Markup)),
-    col!("margin_markup", |t, g| source_margin(
-        t,
-        g,
+    col!("dead_markup", dead, DeadSource::Markup),
+    col!("margin_markup", source_margin, DeadSource::Markup),
+    col!(
+        "margin_markup_territory",
+        source_territory,
         DeadSource::Markup
-    )),
-    col!("margin_markup_territory", |t, g| source_territory(
-        t,
-        g,
-        DeadSource::Markup
-    )),
-    col!("margin_markup_area", |t, g| source_area(
-        t,
-        g,
-        DeadSource::Markup
-    )),
-    col!("markup_equals_re", |t, g| equals_re(
-        t,
-        g,
-        DeadSource::Markup
-    )),
-    col!("dead_estimate", |t, g| dead(t, g, DeadSource::Estimate)),
-    col!("margin_estimate", |t, g| source_margin(
-        t,
-        g,
+    ),
+    col!("margin_markup_area", source_area, DeadSource::Markup),
+    col!("markup_equals_re", equals_re, DeadSource::Markup),
+    col!("dead_estimate", dead, DeadSource::Estimate),
+    col!("margin_estimate", source_margin, DeadSource::Estimate),
+    col!(
+        "margin_estimate_territory",
+        source_territory,
         DeadSource::Estimate
-    )),
-    col!("margin_estimate_territory", |t, g| source_territory(
-        t,
-        g,
-        DeadSource::Estimate
-    )),
-    col!("margin_estimate_area", |t, g| source_area(
-        t,
-        g,
-        DeadSource::Estimate
-    )),
-    col!("estimate_equals_re", |t, g| equals_re(
-        t,
-        g,
-        DeadSource::Estimate
-    )),
-    col!("margin_none", |t, g| source_margin(t, g, DeadSource::None)),
-    col!("margin_none_territory", |t, g| source_territory(
-        t,
-        g,
-        DeadSource::None
-    )),
-    col!("margin_none_area", |t, g| source_area(
-        t,
-        g,
-        DeadSource::None
-    )),
+    ),
+    col!("margin_estimate_area", source_area, DeadSource::Estimate),
+    col!("estimate_equals_re", equals_re, DeadSource::Estimate),
+    col!("margin_none", source_margin, DeadSource::None),
+    col!("margin_none_territory", source_territory, DeadSource::None),
+    col!("margin_none_area", source_area, DeadSource::None),
     col!("benson_margin_low", |t, g| margin(
         t,
         g.game.score.as_ref().map(|s| s.benson_bounds.0)
