@@ -12,6 +12,8 @@ use livingblocks::source::{self, Root, Shard};
 
 /// Where `analyze` and `merge` write unless told otherwise.
 const DEFAULT_OUT: &str = "reports";
+/// What `analyze` reads unless told otherwise: the repository's embedded corpus.
+pub const DEFAULT_PATH: &str = "corpus";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -39,12 +41,30 @@ impl Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Walk files and folders of SGF records and write the tables to DIR.
+    /// Walk files, folders, archives and compressed collections of SGF records and write the
+    /// tables and the report to DIR.
+    #[command(after_help = "Examples:\n  \
+        livingblocks analyze games/ --out out/           # every .sgf under games/\n  \
+        livingblocks analyze kgs-2017.zip dump.sgf.xz -j 8\n  \
+        find games -name '*.sgf' | livingblocks analyze --files-from - --out out/")]
     Analyze(AnalyzeArgs),
     /// Join the outputs of `analyze --shard K/N` runs into the tables of one run.
+    #[command(after_help = "Example:\n  \
+        livingblocks analyze games/ --shard 0/2 --out shards/0\n  \
+        livingblocks analyze games/ --shard 1/2 --out shards/1\n  \
+        livingblocks merge shards/0 shards/1 --out reports")]
     Merge(MergeArgs),
     /// Rebuild report.md, summary.csv, not_benson.csv and plots/ from the tables in DIR.
+    #[command(
+        after_help = "Example (after filtering games.csv and blocks.csv alike):\n  \
+        livingblocks report reports/"
+    )]
     Report(ReportArgs),
+    /// Write a man page or shell completions to standard output.
+    #[command(after_help = "Examples:\n  \
+        livingblocks generate man > livingblocks.1\n  \
+        livingblocks generate complete-bash > /etc/bash_completion.d/livingblocks")]
+    Generate(GenerateArgs),
 }
 
 #[derive(Args, Debug)]
@@ -52,14 +72,39 @@ pub struct ReportArgs {
     /// An output folder of `analyze` or `merge`.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// Print nothing but errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// What to write.
+    #[arg(value_enum)]
+    pub what: Generate,
+}
+
+/// What `generate` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Generate {
+    /// The man page (roff), for `man -l` or a man folder.
+    Man,
+    CompleteBash,
+    CompleteZsh,
+    CompleteFish,
+    CompletePowershell,
+    CompleteElvish,
 }
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
-    /// SGF files or folders to walk (files ending in .sgf, any case; symlinks not followed),
-    /// archives, compressed collections [default: corpus, unless --files-from is given].
+    /// What to read: SGF files; folders, walked for files ending in .sgf (any case; symbolic
+    /// links not followed); archives (.zip, .tar, .tar.gz/.tgz, .tar.bz2, .tar.xz), whose
+    /// .sgf members are read in place; compressed collections (.sgf.gz, .sgf.bz2, .sgf.xz),
+    /// split into their game trees as they stream [default: corpus, unless --files-from is
+    /// given].
     #[arg(
-        default_value = "corpus",
+        default_value = DEFAULT_PATH,
         default_value_if("files_from", ArgPredicate::IsPresent, None),
         hide_default_value = true
     )]
@@ -70,7 +115,7 @@ pub struct AnalyzeArgs {
     /// Worker threads [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
-    /// No progress display and no per-file warnings; the summary and errors still go to stderr.
+    /// Print nothing but errors: no progress, no per-file warnings, no summary.
     #[arg(short, long)]
     pub quiet: bool,
     /// Also read the paths listed in FILE, one per line (`-` for standard input); their
@@ -149,6 +194,9 @@ pub struct MergeArgs {
     /// Folder for the merged tables.
     #[arg(short, long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
+    /// Print nothing but errors.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[cfg(test)]

@@ -76,10 +76,8 @@ impl Progress for Terminal {
                 if last.elapsed() >= LOG_EVERY {
                     *last = Instant::now();
                     eprintln!(
-                        "livingblocks: {}/{} inputs, {} games, {rate:.0} games/s",
-                        s.inputs,
-                        self.total.borrow(),
-                        s.games
+                        "livingblocks: {}",
+                        log_line(s, *self.total.borrow(), self.started.elapsed())
                     );
                 }
             }
@@ -103,11 +101,38 @@ impl Progress for Terminal {
     }
 }
 
+/// The periodic line of a batch log: inputs done of all, percent, games, rate and ETA.
+fn log_line(s: &RunStats, total: u64, elapsed: Duration) -> String {
+    let done = s.inputs.min(total);
+    let percent = if total == 0 {
+        100.0
+    } else {
+        100.0 * done as f64 / total as f64
+    };
+    let eta = if done == 0 {
+        "unknown".to_string()
+    } else {
+        let left = elapsed.as_secs_f64() * (total - done) as f64 / done as f64;
+        clock(Duration::from_secs_f64(left))
+    };
+    format!(
+        "{done}/{total} inputs ({percent:.1} %), {} games, {:.0} games/s, ETA {eta}",
+        s.games,
+        per_second(s.games, elapsed)
+    )
+}
+
+/// A duration as `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
 fn per_second(n: u64, d: Duration) -> f64 {
     n as f64 / d.as_secs_f64().max(1e-9)
 }
 
-/// Prints the closing summary on stderr.
+/// Prints the closing summary of `analyze` on stderr.
 pub fn summary(r: &RunReport) {
     let s = &r.stats;
     let mut err = std::io::stderr().lock();
@@ -120,6 +145,25 @@ pub fn summary(r: &RunReport) {
         per_second(s.games, r.elapsed),
         r.threads,
     );
+    rows_and_outputs(&mut err, r);
+}
+
+/// Prints the closing summary of `merge` on stderr: what the merged tables hold.
+pub fn merged(r: &RunReport, shards: usize) {
+    let s = &r.stats;
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "livingblocks: merged {shards} shards: {} files, {} games in {:.1} s",
+        s.files,
+        s.games,
+        r.elapsed.as_secs_f64(),
+    );
+    rows_and_outputs(&mut err, r);
+}
+
+fn rows_and_outputs(err: &mut impl Write, r: &RunReport) {
+    let s = &r.stats;
     let failed: Vec<String> = Status::ALL
         .iter()
         .filter(|&&st| st != Status::Ok && s.count(st) > 0)
@@ -153,4 +197,25 @@ pub fn wrote(paths: &[std::path::PathBuf]) {
 pub fn fail(e: &AppError) -> ExitCode {
     eprintln!("livingblocks: {e}");
     ExitCode::from(e.exit_code())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_line_says_how_far_and_how_long() {
+        let s = RunStats {
+            inputs: 250,
+            games: 300,
+            ..RunStats::default()
+        };
+        assert_eq!(
+            log_line(&s, 1000, Duration::from_secs(100)),
+            "250/1000 inputs (25.0 %), 300 games, 3 games/s, ETA 0:05:00"
+        );
+        let none = RunStats::default();
+        assert!(log_line(&none, 10, Duration::from_secs(1)).ends_with("ETA unknown"));
+        assert_eq!(clock(Duration::from_secs(3 * 3600 + 61)), "3:01:01");
+    }
 }

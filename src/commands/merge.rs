@@ -7,6 +7,8 @@ use crate::progress;
 
 pub fn run(args: &MergeArgs) -> Result<(), AppError> {
     let report = livingblocks::merge::merge(&args.shards, &args.out)?;
-    progress::summary(&report);
+    if !args.quiet {
+        progress::merged(&report, args.shards.len());
+    }
     Ok(())
 }

@@ -3,5 +3,6 @@
 //! gets the same code in every command.
 
 pub mod analyze;
+pub mod generate;
 pub mod merge;
 pub mod report;

@@ -13,6 +13,8 @@ pub fn run(args: &ReportArgs) -> Result<(), AppError> {
         )));
     }
     let paths = livingblocks::report::write_from_tables(&args.dir)?;
-    progress::wrote(&paths);
+    if !args.quiet {
+        progress::wrote(&paths);
+    }
     Ok(())
 }

@@ -3,6 +3,7 @@
 use sgf_parse::{go, GameTree, SgfNode, SgfParseError, SgfProp};
 
 use super::scan::{ignored_note, scan, TreeSpan};
+use super::tidy::tidy;
 
 /// Why a file's text is not an SGF collection.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,7 +60,7 @@ pub struct Loaded {
     pub trees: Vec<LoadedTree>,
 }
 
-/// One game tree of a collection, with a note when text around it was ignored.
+/// One game tree of a collection, with a note when text in or around it was ignored.
 #[derive(Debug)]
 pub struct LoadedTree {
     pub tree: Result<Tree, LoadError>,
@@ -80,23 +81,32 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
     let trees = spans
         .iter()
         .enumerate()
-        .map(|(i, span)| LoadedTree {
-            tree: load_tree(text, span),
-            note: ignored_note(span.ignored_before, (i == last).then_some(after)),
+        .map(|(i, span)| {
+            let (tree, mut notes) = load_tree(text, span);
+            notes.extend(ignored_note(
+                span.ignored_before,
+                (i == last).then_some(after),
+            ));
+            LoadedTree {
+                tree,
+                note: (!notes.is_empty()).then(|| notes.join("; ")),
+            }
         })
         .collect();
     Ok(Loaded { trees })
 }
 
-/// Parses the game tree `span` of `text`, within the limits on nesting and nodes.
-fn load_tree(text: &str, span: &TreeSpan) -> Result<Tree, LoadError> {
+/// Parses the game tree `span` of `text`, within the limits on nesting and nodes, after
+/// putting right the slips other readers accept (`tidy`); the notes say what was.
+fn load_tree(text: &str, span: &TreeSpan) -> (Result<Tree, LoadError>, Vec<String>) {
     if span.depth > MAX_DEPTH {
-        return Err(LoadError::TooDeep(span.depth));
+        return (Err(LoadError::TooDeep(span.depth)), Vec::new());
     }
     if span.nodes > MAX_NODES {
-        return Err(LoadError::TooManyNodes(span.nodes));
+        return (Err(LoadError::TooManyNodes(span.nodes)), Vec::new());
     }
-    parse_one(&text[span.start..span.end], span.unclosed)
+    let tidied = tidy(&text[span.start..span.end]);
+    (parse_one(&tidied.text, span.unclosed), tidied.notes)
 }
 
 /// Parses one top-level game tree.
@@ -172,7 +182,7 @@ mod tests {
 
     #[test]
     fn a_broken_game_does_not_take_the_collection_with_it() {
-        let loaded = load("(;SZ[9];B[aa])(;SZ[9];B[bb]C[x]W)(;SZ[9];W[cc])(;SZ[9];B[").unwrap();
+        let loaded = load("(;SZ[9];B[aa])(;GM[x];B[bb])(;SZ[9];W[cc])(;SZ[9];B[").unwrap();
         let ok: Vec<bool> = loaded.trees.iter().map(|t| t.tree.is_ok()).collect();
         assert_eq!(ok, [true, false, true, false]);
         let last = loaded.trees[3].tree.as_ref().unwrap_err().to_string();

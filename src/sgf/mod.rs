@@ -6,6 +6,7 @@ pub mod info;
 pub mod load;
 pub mod result;
 pub mod scan;
+pub mod tidy;
 
 pub use decode::{decode, DecodeError, Decoded, EncodingSource};
 pub use info::GameInfo;

@@ -187,9 +187,52 @@ fn the_embedded_corpus_runs_clean() {
     let rows = rows(&text);
     assert!(rows.len() > 1500, "{} rows", rows.len());
     assert!(rows.iter().all(|r| r["status"] == "ok"));
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains("games/s"), "summary on stderr: {stderr}");
     assert!(!env.dir.path().join("out/games.csv.tmp").exists());
+    // -q means quiet in every command: nothing but errors.
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "", "analyze -q");
+    let o = env.run(&["report", "out", "-q"]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "", "report -q");
+    let o = env.run(&["report", "out"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+}
+
+/// merge's summary speaks of what it merged, not of threads or a rate it did not have.
+#[test]
+fn merge_is_quiet_with_q_and_says_what_it_merged_without() {
+    let env = TestEnv::new();
+    env.write("a.sgf", "(;SZ[9];B[ee])");
+    env.write("b.sgf", "(;SZ[9];B[cc])");
+    for k in 0..2 {
+        let shard = format!("{k}/2");
+        let out = format!("s{k}");
+        let o = env.run(&["analyze", "in", "--shard", &shard, "--out", &out, "-q"]);
+        assert!(o.status.success());
+    }
+    let o = env.run(&["merge", "s0", "s1", "--out", "m", "-q"]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+    let o = env.run(&["merge", "s0", "s1", "--out", "m2"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.starts_with("livingblocks: merged 2 shards: 2 files, 2 games"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("threads") && !stderr.contains("games/s"),
+        "{stderr}"
+    );
+}
+
+/// Outside the repository, no PATH means no corpus/: the message says what to do.
+#[test]
+fn no_arguments_outside_the_repository_say_what_to_give() {
+    let env = TestEnv::new();
+    let o = env.run(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("livingblocks analyze PATH"), "{stderr}");
+    assert!(stderr.contains("--help"), "{stderr}");
 }
 
 #[test]

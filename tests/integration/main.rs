@@ -2,6 +2,7 @@
 
 mod archives;
 mod cli;
+mod docs;
 mod edge_cases;
 mod golden;
 mod replay_reference;
