@@ -114,7 +114,10 @@ fn parse_one(text: &str, unclosed: Option<&'static str>) -> Result<Tree, LoadErr
     let mut trees = sgf_parse::parse(text).map_err(|e| {
         LoadError::Parse(match unclosed {
             Some(what) => format!("truncated: the file ends inside {what} ({})", describe(e)),
-            None => describe(e),
+            None => match locate(text) {
+                Some(at) => format!("{} ({at})", describe(e)),
+                None => describe(e),
+            },
         })
     })?;
     let tree = trees
@@ -131,6 +134,68 @@ fn parse_one(text: &str, unclosed: Option<&'static str>) -> Result<Tree, LoadErr
             Tree::OtherGame(gm)
         }
     })
+}
+
+/// Where in a tree sgf-parse gave up: it says not, so the tree is parsed again leniently (up
+/// to the error) and its nodes counted; the last node it read is where to look.
+fn locate(text: &str) -> Option<String> {
+    let lenient = sgf_parse::ParseOptions {
+        lenient: true,
+        ..sgf_parse::ParseOptions::default()
+    };
+    let trees = sgf_parse::parse_with_options(text, &lenient).ok()?;
+    let mut nodes = 0usize;
+    for t in &trees {
+        let root = match t {
+            GameTree::GoGame(n) => count_nodes(n),
+            GameTree::Unknown(n) => count_nodes(n),
+        };
+        nodes += root;
+    }
+    dismantle_all(trees);
+    let at = node_offset(text, nodes.max(1) - 1)?;
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some(format!(
+        "in or after node {} of the game tree, line {line}, column {column}",
+        nodes.max(1) - 1
+    ))
+}
+
+fn count_nodes<P: SgfProp>(root: &SgfNode<P>) -> usize {
+    let mut stack = vec![root];
+    let mut n = 0;
+    while let Some(node) = stack.pop() {
+        n += 1;
+        stack.extend(node.children.iter());
+    }
+    n
+}
+
+/// The byte offset of the `;` that opens node `k` (in text order) of a tree.
+fn node_offset(text: &str, k: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut i, mut seen) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'[' => {
+                i += 1;
+                while i < b.len() && b[i] != b']' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b';' => {
+                if seen == k {
+                    return Some(i);
+                }
+                seen += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Frees game trees without recursion (there is one per call, but the type allows more).
@@ -164,6 +229,16 @@ mod tests {
 
     #[test]
     fn truncated_text_is_a_parse_error() {
+        let e = load("(;SZ[9]\n;B[aa]\n;W[bb]\n;B[cc]((;W[dd])))")
+            .unwrap()
+            .trees
+            .remove(0)
+            .tree;
+        let e = e.unwrap_err().to_string();
+        assert!(
+            e.ends_with("(in or after node 3 of the game tree, line 4, column 1)"),
+            "{e}"
+        );
         let first = |text: &str| load(text).unwrap().trees.remove(0).tree;
         let e = first("(;GM[1];B[aa];W[").unwrap_err();
         assert!(matches!(e, LoadError::Parse(_)), "{e:?}");
