@@ -157,8 +157,14 @@ fn locate(text: &str) -> Option<String> {
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    // The node's text, its properties named: up to the next line break, 40 characters at most.
+    let node: String = text[at..]
+        .chars()
+        .take_while(|&c| c != '\n' && c != '\r')
+        .take(40)
+        .collect();
     Some(format!(
-        "in or after node {} of the game tree, line {line}, column {column}",
+        "in or after node {} of the game tree, line {line}, column {column}: {node}",
         nodes.max(1) - 1
     ))
 }
@@ -236,7 +242,9 @@ mod tests {
             .tree;
         let e = e.unwrap_err().to_string();
         assert!(
-            e.ends_with("(in or after node 3 of the game tree, line 4, column 1)"),
+            e.ends_with(
+                "(in or after node 3 of the game tree, line 4, column 1: ;B[cc]((;W[dd]))))"
+            ),
             "{e}"
         );
         let first = |text: &str| load(text).unwrap().trees.remove(0).tree;
