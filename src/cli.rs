@@ -12,6 +12,9 @@ use livingblocks::source::{self, Root, Shard};
 
 /// Where `analyze` and `merge` write unless told otherwise.
 const DEFAULT_OUT: &str = "reports";
+/// The most worker threads `-j` takes.
+const MAX_THREADS: usize = 1024;
+
 /// What `analyze` reads unless told otherwise: the repository's embedded corpus.
 pub const DEFAULT_PATH: &str = "corpus";
 
@@ -158,6 +161,12 @@ impl AnalyzeArgs {
     pub fn to_config(&self) -> Result<AnalyzeConfig, String> {
         let threads = match self.threads {
             Some(0) => return Err("--threads must be at least 1".to_string()),
+            Some(n) if n > MAX_THREADS => {
+                return Err(format!(
+                    "--threads {n}: at most {MAX_THREADS} (each worker has a 256 MiB stack \
+                     reserved; more threads than cores only wait)"
+                ))
+            }
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };

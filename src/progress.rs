@@ -75,10 +75,10 @@ impl Progress for Terminal {
                 let mut last = self.last_log.borrow_mut();
                 if last.elapsed() >= LOG_EVERY {
                     *last = Instant::now();
-                    eprintln!(
+                    say(&format!(
                         "livingblocks: {}",
                         log_line(s, *self.total.borrow(), self.started.elapsed())
-                    );
+                    ));
                 }
             }
         }
@@ -86,11 +86,15 @@ impl Progress for Terminal {
 
     fn warn(&self, path: &std::path::Path, game: Option<usize>, status: Status, detail: &str) {
         let game = game.map_or(String::new(), |g| format!(" (game {g})"));
-        let line = format!("{}{game}: {}: {detail}", path.display(), status.as_str());
+        let line = escape_controls(&format!(
+            "{}{game}: {}: {detail}",
+            path.display(),
+            status.as_str()
+        ));
         match &self.mode {
             Mode::Quiet => {}
             Mode::Bar(bar) => bar.println(line),
-            Mode::Log => eprintln!("{line}"),
+            Mode::Log => say(&line),
         }
     }
 
@@ -99,6 +103,26 @@ impl Progress for Terminal {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Writes a line to stderr. A closed or full stderr (`2>&1 | head -1`, `2>/dev/full`) must
+/// never end a run, so failures to write are ignored, unlike `eprintln!`, which panics.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// Control characters (from SGF text or file names) escaped as `\u{..}`, so that a warning
+/// cannot move the cursor, clear the screen or ring the bell of the terminal it is read on.
+fn escape_controls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The periodic line of a batch log: inputs done of all, percent, games, rate and ETA.
@@ -195,7 +219,7 @@ pub fn wrote(paths: &[std::path::PathBuf]) {
 
 /// Reports a command that could not start or finish, and gives its exit code.
 pub fn fail(e: &AppError) -> ExitCode {
-    eprintln!("livingblocks: {e}");
+    say(&escape_controls(&format!("livingblocks: {e}")));
     ExitCode::from(e.exit_code())
 }
 
@@ -217,5 +241,13 @@ mod tests {
         let none = RunStats::default();
         assert!(log_line(&none, 10, Duration::from_secs(1)).ends_with("ETA unknown"));
         assert_eq!(clock(Duration::from_secs(3 * 3600 + 61)), "3:01:01");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(
+            escape_controls("a.sgf: parse_error: C[\x1b[2J\x07]\tok é"),
+            "a.sgf: parse_error: C[\\u{1b}[2J\\u{7}]\\u{9}ok é"
+        );
     }
 }

@@ -234,3 +234,60 @@ fn strict_turns_failed_rows_into_exit_1() {
         "quiet"
     );
 }
+
+/// Warnings and the summary never end a run: a full stderr (`2>/dev/full`) or a closed one
+/// (`2>&1 | head -1`) still gives the outputs and exit 0 (they panicked the run, exit 101).
+#[cfg(unix)]
+#[test]
+fn a_full_or_closed_stderr_does_not_end_the_run() {
+    let env = TestEnv::new();
+    env.write("good.sgf", "(;SZ[9];B[ee])");
+    env.write("bad.sgf", "(;SZ[9];B[ee]");
+    let bin = env!("CARGO_BIN_EXE_livingblocks");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = Command::new(bin)
+        .args(["analyze", "in", "--out", "full"])
+        .current_dir(env.dir.path())
+        .stderr(full)
+        .status()
+        .unwrap();
+    assert_eq!(o.code(), Some(0));
+    assert!(env.dir.path().join("full/games.csv").exists());
+    let mut child = Command::new(bin)
+        .args(["analyze", "in", "--out", "closed"])
+        .current_dir(env.dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert!(env.dir.path().join("closed/games.csv").exists());
+}
+
+/// Control characters in a message (from SGF text or a file name) are escaped on stderr.
+#[test]
+fn control_characters_reach_stderr_escaped() {
+    let env = TestEnv::new();
+    env.write("bell\x07.sgf", "(;SZ[9];B[ee];W[ee])");
+    let o = env.run(&["analyze", "in", "--out", "out"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains('\x07'), "{stderr:?}");
+    assert!(
+        stderr.contains("bell\\u{7}.sgf (game 0): illegal_move"),
+        "{stderr:?}"
+    );
+}
+
+/// `-j` far past any machine is refused before any work, not thousands of threads spawned.
+#[test]
+fn an_absurd_thread_count_is_refused() {
+    let env = TestEnv::new();
+    env.write("good.sgf", "(;SZ[9];B[ee])");
+    let o = env.run(&["analyze", "in", "--out", "out", "-j", "100000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at most 1024"));
+    assert!(!env.dir.path().join("out").exists());
+}
