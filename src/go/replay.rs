@@ -140,9 +140,12 @@ impl Replay {
                 }
                 _ => continue,
             };
-            // HashSet order is arbitrary, but setup never captures, so order does not matter.
+            // sgf-parse keeps the points in a HashSet, whose order changes from run to run.
+            // Setup never captures, so order does not matter to the position, but it decides
+            // which bad point an error names: taken in point order, it is the same every run.
+            let mut points: Vec<Point> = points.iter().map(|p| Point::new(p.x, p.y)).collect();
+            points.sort_unstable();
             for p in points {
-                let p = Point::new(p.x, p.y);
                 self.board.setup(p, colour).map_err(|e| IllegalMove {
                     number: self.moves,
                     reason: format!("setup: {e}"),
@@ -232,6 +235,21 @@ impl Replay {
 
 #[cfg(test)]
 mod tests {
+
+    /// The point a bad setup names is the same on every run (sgf-parse's point set is a
+    /// HashSet, iterated in a new order each time).
+    #[test]
+    fn a_bad_setup_names_the_same_point_every_time() {
+        let reasons: std::collections::BTreeSet<String> = (0..20)
+            .map(|_| {
+                crate::analyze::analyze_file(b"(;SZ[9]AB[aa:zz];B[ee])").games[0]
+                    .detail
+                    .clone()
+            })
+            .collect();
+        assert_eq!(reasons.len(), 1, "{reasons:?}");
+    }
+
     use super::*;
     use crate::go::board::Cell;
 
