@@ -26,6 +26,17 @@ pub enum EstimateFor {
     Never,
 }
 
+impl EstimateFor {
+    /// The choice as `--estimate` and the manifest name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EstimateFor::Counted => "counted",
+            EstimateFor::All => "all",
+            EstimateFor::Never => "never",
+        }
+    }
+}
+
 /// Per-run choices of the analysis.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {

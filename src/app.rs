@@ -171,6 +171,7 @@ pub fn analyze(
     let manifest = Manifest::of_run(
         &[
             ("max_file_size", config.max_file_size.to_string()),
+            ("estimate", config.options.estimate.name().to_string()),
             ("paths", config.paths_given.clone()),
             ("files_from", config.files_from.clone().unwrap_or_default()),
         ],

@@ -17,6 +17,18 @@ use crate::source::Shard;
 pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let manifests = check_shards(shards)?;
+    if let Ok(target) = out.canonicalize() {
+        if let Some(s) = shards
+            .iter()
+            .find(|s| s.canonicalize().is_ok_and(|s| s == target))
+        {
+            return Err(AppError::Config(format!(
+                "{}: is shard folder {}: merge into a folder of its own",
+                out.display(),
+                s.display()
+            )));
+        }
+    }
     std::fs::create_dir_all(out).map_err(|e| {
         AppError::Config(format!(
             "{}: cannot create output folder: {e}",

@@ -17,6 +17,7 @@ pub const MUST_AGREE: &[&str] = &[
     "livingblocks",
     "schema",
     "max_file_size",
+    "estimate",
     "paths",
     "files_from",
 ];

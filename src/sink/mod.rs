@@ -79,38 +79,50 @@ impl Outputs {
     }
 }
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// A file that appears under its final name only when `commit` succeeds, so a reader never
-/// sees half a table.
+/// sees half a table. Its temporary name (`games.csv.XXXXXX.tmp`, beside the final one) is
+/// random and created exclusively, so runs that share a folder but not a PID space (two
+/// containers, both PID 1) never write into the same temporary file.
 pub struct AtomicFile {
-    tmp: PathBuf,
     dest: PathBuf,
-    out: Option<BufWriter<File>>,
+    out: Option<BufWriter<tempfile::NamedTempFile>>,
 }
 
 impl AtomicFile {
     pub fn create(dest: &Path) -> io::Result<AtomicFile> {
-        let mut name = dest.file_name().unwrap_or_default().to_os_string();
-        name.push(format!(".{}.tmp", std::process::id()));
-        let tmp = dest.with_file_name(name);
-        let file = File::create(&tmp)?;
+        let mut prefix = dest.file_name().unwrap_or_default().to_os_string();
+        prefix.push(".");
+        let dir = match dest.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // As File::create makes a file (the umask decides), not tempfile's private 0600: the
+        // tables are for others to read too.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let file = builder.tempfile_in(dir)?;
         Ok(AtomicFile {
-            tmp,
             dest: dest.to_path_buf(),
             out: Some(BufWriter::with_capacity(1 << 16, file)),
         })
+    }
+
+    /// The temporary file's path.
+    pub fn temporary(&self) -> &Path {
+        self.out.as_ref().expect("not committed").get_ref().path()
     }
 
     /// Flushes, syncs and renames into place.
     pub fn commit(mut self) -> io::Result<()> {
         let out = self.out.take().expect("committed once");
         let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&self.tmp, &self.dest)
+        file.as_file().sync_all()?;
+        file.persist(&self.dest).map(drop).map_err(|e| e.error)
     }
 }
 
@@ -124,11 +136,43 @@ impl Write for AtomicFile {
     }
 }
 
-impl Drop for AtomicFile {
-    /// An uncommitted file is removed: a failed or interrupted run leaves no partial table.
-    fn drop(&mut self) {
-        if self.out.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
+// An uncommitted file is removed when dropped (NamedTempFile's Drop): a failed or
+// interrupted run leaves no partial table.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two writers of one table, as two runs in one folder would be, never share a temporary
+    /// file, whatever their PIDs; the table that lands is wholly one of them.
+    #[test]
+    fn two_writers_of_one_table_have_files_of_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("games.csv");
+        let mut a = AtomicFile::create(&dest).unwrap();
+        let mut b = AtomicFile::create(&dest).unwrap();
+        assert_ne!(a.temporary(), b.temporary());
+        let name = a
+            .temporary()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            name.starts_with("games.csv.") && name.ends_with(".tmp"),
+            "{name}"
+        );
+        a.write_all(&b"a\n".repeat(1000)).unwrap();
+        b.write_all(&b"b\n".repeat(10)).unwrap();
+        a.commit().unwrap();
+        b.commit().unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"b\n".repeat(10));
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left");
+        // Dropped uncommitted: removed.
+        let c = AtomicFile::create(&dest).unwrap();
+        let tmp = c.temporary().to_path_buf();
+        drop(c);
+        assert!(!tmp.exists());
     }
 }

@@ -33,7 +33,20 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
     let mut all = Vec::new();
     for root in roots {
         let path = &root.path;
-        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let meta = match (std::fs::metadata(path), &root.listed) {
+            (Ok(meta), _) => meta,
+            // A PATH argument that is not there is a usage error; a listed file that is not
+            // there (any more) is an input like any other, and gets its io_error row.
+            (Err(e), Some(listed)) => {
+                all.push(Input {
+                    name: listed.clone(),
+                    path: path.clone(),
+                    kind: InputKind::Problem(format!("{}: {e}", path.display())),
+                });
+                continue;
+            }
+            (Err(e), None) => return Err(format!("{}: {e}", path.display())),
+        };
         if meta.is_file() {
             let name = match &root.listed {
                 Some(listed) => listed.clone(),

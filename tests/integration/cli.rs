@@ -467,3 +467,72 @@ fn files_from_lists_paths_and_names_rows_by_them() {
         .collect();
     assert_eq!(files, ["in/chinese.sgf", "in/good/one.sgf"]);
 }
+
+/// Shards analysed with different `--estimate` choices would merge into tables no single run
+/// writes: refused, as is merging into one of the shard folders.
+#[test]
+fn merge_refuses_mixed_estimates_and_a_shard_folder_as_output() {
+    let env = TestEnv::new();
+    env.write("a.sgf", "(;SZ[9]KM[6.5]RE[W+0.5];B[ee])");
+    env.write("b.sgf", "(;SZ[9]KM[6.5]RE[B+R];B[cc])");
+    let analyze = |shard: &str, out: &str, estimate: &str| {
+        let o = env.run(&[
+            "analyze",
+            "in",
+            "--shard",
+            shard,
+            "--out",
+            out,
+            "--estimate",
+            estimate,
+            "-q",
+        ]);
+        assert!(o.status.success());
+    };
+    analyze("0/2", "s0", "never");
+    analyze("1/2", "s1", "counted");
+    let o = env.run(&["merge", "s0", "s1", "--out", "m"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("estimate"), "{stderr}");
+    assert!(!env.dir.path().join("m").exists());
+    analyze("1/2", "s1", "never");
+    let o = env.run(&["merge", "s0", "s1", "--out", "s1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is shard folder"));
+    assert!(env
+        .run(&["merge", "s0", "s1", "--out", "m", "-q"])
+        .status
+        .success());
+}
+
+/// A file on a `--files-from` list that is gone by the time the run reads it is a row with
+/// `io_error`, not a refused run; the tables get the mode any new file gets (not a temporary
+/// file's private one).
+#[cfg(unix)]
+#[test]
+fn a_vanished_listed_file_is_an_io_error_row() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("here.sgf", "(;SZ[9];B[ee])");
+    std::fs::write(env.dir.path().join("list"), "in/here.sgf\nin/gone.sgf\n").unwrap();
+    let o = env.run(&["analyze", "--files-from", "list", "--out", "out", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = env.output("out", "games.csv");
+    let got: Vec<(String, String)> = rows(&games)
+        .into_iter()
+        .map(|r| (r["file"].clone(), r["status"].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("in/gone.sgf".to_string(), "io_error".to_string()),
+            ("in/here.sgf".to_string(), "ok".to_string())
+        ]
+    );
+    // The same mode as a file made by File::create under this process's umask.
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode();
+    let plain = env.dir.path().join("plain");
+    std::fs::File::create(&plain).unwrap();
+    assert_eq!(mode(&env.dir.path().join("out/games.csv")), mode(&plain));
+}
