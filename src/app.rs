@@ -1,7 +1,7 @@
 //! Orchestration only: inputs → parallel analysis → writers in input order → run totals.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -60,9 +60,10 @@ pub enum AppError {
     /// Writing the outputs failed.
     #[error("{0}")]
     Output(String),
-    /// Stopped by Ctrl-C; no output was left behind.
-    #[error("interrupted; no output written")]
-    Interrupted,
+    /// Stopped by a signal (Ctrl-C's SIGINT, a scheduler's SIGTERM, a hang-up's SIGHUP), given
+    /// by number; no output was left behind.
+    #[error("stopped by {}; no output written", signal_name(*.0))]
+    Interrupted(i32),
 }
 
 impl AppError {
@@ -72,8 +73,18 @@ impl AppError {
         match self {
             AppError::Config(_) => exit::USAGE,
             AppError::Output(_) => exit::FAILED,
-            AppError::Interrupted => exit::INTERRUPTED,
+            AppError::Interrupted(signal) => exit::interrupted(*signal),
         }
+    }
+}
+
+/// A signal's name, for messages.
+pub fn signal_name(signal: i32) -> String {
+    match signal {
+        1 => "SIGHUP".to_string(),
+        2 => "SIGINT (Ctrl-C)".to_string(),
+        15 => "SIGTERM".to_string(),
+        n => format!("signal {n}"),
     }
 }
 
@@ -97,8 +108,11 @@ pub mod exit {
     pub const FAILED: u8 = 1;
     /// A usage, configuration or input error, found before any work.
     pub const USAGE: u8 = 2;
-    /// Interrupted by Ctrl-C (128 + SIGINT).
-    pub const INTERRUPTED: u8 = 130;
+    /// Stopped by signal `signal`: 128 + its number, as shells report it (130 for Ctrl-C's
+    /// SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+    pub fn interrupted(signal: i32) -> u8 {
+        u8::try_from(128 + signal.clamp(0, 127)).unwrap_or(u8::MAX)
+    }
 }
 
 /// Worker threads are named with this prefix, so a panic hook can tell a per-file panic (caught,
@@ -113,12 +127,13 @@ const BATCH: usize = 512;
 /// and big eye of a replayed position a row of blocks.csv, chains.csv, big_eyes.csv, in input
 /// order.
 ///
-/// `cancel` is polled between files: once set, the run stops, removes its temporary files and
-/// returns `Interrupted`.
+/// `cancel` holds the number of the signal that asks the run to stop (0: none). It is polled
+/// between files: once set, the run stops, removes its temporary files and returns
+/// `Interrupted` with that signal.
 pub fn analyze(
     config: &AnalyzeConfig,
     progress: &dyn Progress,
-    cancel: &AtomicBool,
+    cancel: &AtomicI32,
 ) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let mut inputs = source::collect(&config.roots).map_err(AppError::Config)?;
@@ -206,7 +221,7 @@ struct Batcher<'a> {
     /// The report's totals, tallied from the rows as they are written.
     tally: Tally,
     progress: &'a dyn Progress,
-    cancel: &'a AtomicBool,
+    cancel: &'a AtomicI32,
     cap: u64,
     options: Options,
     out: &'a std::path::Path,
@@ -250,7 +265,7 @@ impl Batcher<'_> {
                 || -> Results {
                     work.par_iter()
                         .map(|w| {
-                            (!cancel.load(Ordering::Relaxed)).then(|| match w {
+                            (cancel.load(Ordering::Relaxed) == 0).then(|| match w {
                                 Work::Read(input) => process_input(input, cap, options),
                                 Work::Member(_, m) => process_member(m, options),
                             })
@@ -264,8 +279,9 @@ impl Batcher<'_> {
                 done.map_err(|e| AppError::Output(format!("{}: {e}", self.out.display())))?;
             self.account(&w, &r)?;
         }
-        if cancel.load(Ordering::Relaxed) {
-            return Err(AppError::Interrupted);
+        let signal = cancel.load(Ordering::Relaxed);
+        if signal != 0 {
+            return Err(AppError::Interrupted(signal));
         }
         if !work.is_empty() {
             self.pending = Some((work, results));
@@ -282,7 +298,9 @@ impl Batcher<'_> {
     /// Warnings and totals of a written batch.
     fn account(&mut self, work: &[Work], results: &Results) -> Result<(), AppError> {
         for (w, result) in work.iter().zip(results) {
-            let (bytes, analysis) = result.as_ref().ok_or(AppError::Interrupted)?;
+            let (bytes, analysis) = result
+                .as_ref()
+                .ok_or_else(|| AppError::Interrupted(self.cancel.load(Ordering::Relaxed)))?;
             let (path, first_of_file) = match w {
                 Work::Read(input) => (&input.path, true),
                 Work::Member(path, m) => (path, m.starts_file()),

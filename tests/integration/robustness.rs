@@ -178,9 +178,11 @@ fn a_write_error_mid_run_exits_1_without_a_success_summary() {
     assert!(left.is_empty(), "no table left behind: {left:?}");
 }
 
+/// Ctrl-C, a scheduler's SIGTERM (Slurm, Kubernetes) and SIGHUP all stop a run cleanly:
+/// exit 128 + the signal (130, 143, 129), no table and no temporary file left.
 #[cfg(unix)]
 #[test]
-fn ctrl_c_stops_with_130_and_leaves_no_table() {
+fn signals_stop_with_their_code_and_leave_no_table() {
     let env = TestEnv::new();
     // Enough work to be interrupted: the embedded corpus, four times over.
     let corpus = crate::util::corpus();
@@ -191,31 +193,38 @@ fn ctrl_c_stops_with_130_and_leaves_no_table() {
             env.write(&format!("{copy}/{}", input.name), bytes);
         }
     }
-    let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(["analyze", "in", "--out", "out", "-j", "1", "-q"])
-        .current_dir(env.dir.path())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let started = std::time::Instant::now();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "stops promptly"
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
-    let left: Vec<_> = std::fs::read_dir(env.dir.path().join("out"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert!(left.is_empty(), "no table left behind: {left:?}");
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let out_dir = format!("out-{signal}");
+        let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+            .args(["analyze", "in", "--out", &out_dir, "-j", "1", "-q"])
+            .current_dir(env.dir.path())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let started = std::time::Instant::now();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "stops promptly"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "SIG{signal}: {stderr}");
+        assert!(stderr.contains("no output written"), "{stderr}");
+        let left: Vec<_> = std::fs::read_dir(env.dir.path().join(&out_dir))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(
+            left.is_empty(),
+            "SIG{signal}: no table left behind: {left:?}"
+        );
+    }
 }
 
 #[test]
