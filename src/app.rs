@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::analyze::{analyze_file_with, Options};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
-use crate::sink::{Manifest, Outputs, RunStats};
+use crate::sink::{Manifest, OutputLock, Outputs, RunStats};
 use crate::source::{self, Input, Member, Root, Shard, Unit};
 
 /// A validated `analyze` request: no CLI types past this point.
@@ -46,6 +46,8 @@ pub struct RunReport {
     pub elapsed: Duration,
     pub threads: usize,
     pub outputs: Vec<PathBuf>,
+    /// Temporary tables a killed run had left in the output folder, removed.
+    pub stale: Vec<PathBuf>,
 }
 
 /// Why a command (`analyze`, `merge`, `report`) could not start or finish: the one error type
@@ -146,6 +148,9 @@ pub fn analyze(
             config.out.display()
         ))
     })?;
+    // Held until the run returns, after its outputs are committed or removed.
+    let lock = OutputLock::acquire(&config.out).map_err(AppError::Config)?;
+    let stale = lock.remove_stale();
     let mut outputs = Outputs::create(&config.out)
         .map_err(|(p, e)| AppError::Config(format!("{}: cannot write: {e}", p.display())))?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -201,6 +206,7 @@ pub fn analyze(
         elapsed: start.elapsed(),
         threads: config.threads,
         outputs: paths,
+        stale,
     })
 }
 

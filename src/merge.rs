@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crate::app::{AppError, RunReport};
 use crate::sink::manifest::MUST_AGREE;
-use crate::sink::{tables, Manifest, RunStats, Table};
+use crate::sink::{tables, Manifest, OutputLock, RunStats, Table};
 use crate::source::Shard;
 
 /// Merges shard folders into `out`.
@@ -35,6 +35,8 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
             out.display()
         ))
     })?;
+    let lock = OutputLock::acquire(out).map_err(AppError::Config)?;
+    let stale = lock.remove_stale();
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
     let mut outputs = Vec::new();
     for (name, columns) in tables() {
@@ -60,6 +62,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
         elapsed: start.elapsed(),
         threads: 1,
         outputs,
+        stale,
     })
 }
 

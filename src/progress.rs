@@ -187,6 +187,13 @@ pub fn merged(r: &RunReport, shards: usize) {
 }
 
 fn rows_and_outputs(err: &mut impl Write, r: &RunReport) {
+    for p in &r.stale {
+        let _ = writeln!(
+            err,
+            "  removed {}, a temporary table a killed run had left",
+            p.display()
+        );
+    }
     let s = &r.stats;
     let failed: Vec<String> = Status::ALL
         .iter()

@@ -3,11 +3,13 @@
 
 pub mod blocks;
 pub mod games;
+pub mod lock;
 pub mod manifest;
 pub mod stats;
 pub mod table;
 
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
+pub use lock::OutputLock;
 pub use manifest::Manifest;
 pub use stats::RunStats;
 pub use table::Table;

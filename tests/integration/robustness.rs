@@ -178,13 +178,9 @@ fn a_write_error_mid_run_exits_1_without_a_success_summary() {
     assert!(left.is_empty(), "no table left behind: {left:?}");
 }
 
-/// Ctrl-C, a scheduler's SIGTERM (Slurm, Kubernetes) and SIGHUP all stop a run cleanly:
-/// exit 128 + the signal (130, 143, 129), no table and no temporary file left.
-#[cfg(unix)]
-#[test]
-fn signals_stop_with_their_code_and_leave_no_table() {
+/// Enough work to be interrupted: the embedded corpus, four times over.
+fn busy_env() -> TestEnv {
     let env = TestEnv::new();
-    // Enough work to be interrupted: the embedded corpus, four times over.
     let corpus = crate::util::corpus();
     let inputs = livingblocks::source::collect(&[livingblocks::source::Root::arg(corpus)]).unwrap();
     for copy in 0..4 {
@@ -193,6 +189,52 @@ fn signals_stop_with_their_code_and_leave_no_table() {
             env.write(&format!("{copy}/{}", input.name), bytes);
         }
     }
+    env
+}
+
+/// Two runs into one folder: the second refuses at once (a lock), the first finishes whole.
+/// A temporary table a killed run left is removed by the next run, which says so.
+#[cfg(unix)]
+#[test]
+fn one_writer_per_output_folder_and_stale_temporaries_go() {
+    let env = busy_env();
+    std::fs::create_dir_all(env.dir.path().join("out")).unwrap();
+    let stale = env.dir.path().join("out/games.csv.Zq81xK.tmp");
+    std::fs::write(&stale, "half a table").unwrap();
+    let first = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", "in", "--out", "out", "-j", "1"])
+        .current_dir(env.dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let second = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    assert_eq!(second.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(stderr.contains("another livingblocks run"), "{stderr}");
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success());
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        stderr.contains("games.csv.Zq81xK.tmp, a temporary table a killed run"),
+        "{stderr}"
+    );
+    assert!(!stale.exists());
+    let mut left: Vec<String> = std::fs::read_dir(env.dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') || n.ends_with(".tmp"))
+        .collect();
+    left.sort();
+    assert!(left.is_empty(), "no lock or temporary file left: {left:?}");
+}
+
+/// Ctrl-C, a scheduler's SIGTERM (Slurm, Kubernetes) and SIGHUP all stop a run cleanly:
+/// exit 128 + the signal (130, 143, 129), no table and no temporary file left.
+#[cfg(unix)]
+#[test]
+fn signals_stop_with_their_code_and_leave_no_table() {
+    let env = busy_env();
     for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
         let out_dir = format!("out-{signal}");
         let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
