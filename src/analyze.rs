@@ -220,27 +220,40 @@ fn score_position(
     options: Options,
 ) -> ScoreRow {
     let protected = life.benson_alive_points(net, r.board.cell_count());
-    let source = |dead: Vec<Idx>, c: score::Count| {
-        let margins = score::margins(&c, r.captures, rec.komi, rec.rules, rec.handicap);
+    let source = |dead: Vec<Idx>, c: score::Count, f: Option<&score::Finished>| {
+        let taken = f.map_or([0, 0], |f| f.captures);
+        let captures = [r.captures[0] + taken[0], r.captures[1] + taken[1]];
+        let margins = score::margins(&c, captures, rec.komi, rec.rules, rec.handicap);
+        let mut dead: Vec<_> = dead.iter().map(|&i| r.board.point(i)).collect();
+        dead.sort_unstable();
         SourceScore {
-            dead: dead.iter().map(|&i| r.board.point(i)).collect::<Vec<_>>(),
+            dead,
             margin: margins.under(rec.rules),
             equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
             margins,
             area: [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
+            finished_moves: f.map_or(0, |f| f.moves),
+            unsure: f.map_or_else(score::Unsure::default, |f| f.unsure),
+            open: f.map_or(0, |f| f.open),
+            unscorable: f.and_then(score::Unscorable::check),
         }
     };
-    let sorted = |mut s: SourceScore| {
-        s.dead.sort_unstable();
-        s
+    // Two passes at the end: the players ended the game, and a server counted what they
+    // left; otherwise the record stopped before the end, and the count comes after finishing.
+    let ended = r.trailing_passes >= 2;
+    let finished = |dead: Vec<Idx>| {
+        if ended {
+            let c = score::count(&r.board, &dead);
+            return source(dead, c, None);
+        }
+        let f = score::finish(&r.board, &dead, r.to_move);
+        let c = score::count(&f.board, &f.dead);
+        source(dead, c, Some(&f))
     };
     let markup = r
         .has_markup
         .then(|| score::markup_dead(&r.board, &r.territory_markup))
-        .map(|dead| {
-            let c = score::count(&r.board, &dead);
-            sorted(source(dead, c))
-        });
+        .map(finished);
     let counted = r.has_markup
         || rec
             .result
@@ -250,11 +263,7 @@ fn score_position(
         EstimateFor::Counted => counted,
         EstimateFor::Never => false,
     }
-    .then(|| {
-        let dead = score::estimate_dead(&r.board, r.to_move, &protected);
-        let c = score::count(&r.board, &dead);
-        sorted(source(dead, c))
-    });
+    .then(|| finished(score::estimate_dead(&r.board, r.to_move, &protected)));
     let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
     // Stones each side put on the board: those standing plus those the other side took.
     let placed = [
@@ -270,7 +279,7 @@ fn score_position(
         has_markup: r.has_markup,
         markup,
         estimate,
-        none: source(Vec::new(), score::count_as_is(&r.board, net)),
+        none: source(Vec::new(), score::count_as_is(&r.board, net), None),
         benson_bounds: bounds,
         suspicious,
     }

@@ -197,6 +197,14 @@ pub struct SourceScore {
     pub equals_re: Option<bool>,
     /// Each side's area score (stones and territory) under this source.
     pub area: [u32; 2],
+    /// Stones the finishing played before counting (0 for `none`, which counts as it stands).
+    pub finished_moves: u32,
+    /// What made the finishing uncertain.
+    pub unsure: crate::score::Unsure,
+    /// Neutral points the finishing left open (`Finished::open`).
+    pub open: u32,
+    /// Why this count is not the players' (`None`: it is scorable).
+    pub unscorable: Option<crate::score::Unscorable>,
 }
 
 /// One row of chains.csv, less `file` and `game`.

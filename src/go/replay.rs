@@ -18,6 +18,9 @@ pub struct Replay {
     /// illegal move).
     pub moves: u32,
     pub passes: u32,
+    /// Passes at the end of the main line, after its last stone: two or more mean the
+    /// players ended the game by passing.
+    pub trailing_passes: u32,
     /// The player to move after the last move; a PL property overrides.
     pub to_move: Color,
     /// Stones taken by Black and by White; stones lost by suicide count for the opponent.
@@ -85,6 +88,7 @@ pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
         board,
         moves: 0,
         passes: 0,
+        trailing_passes: 0,
         to_move: Color::Black,
         captures: [0; 2],
         suicides: 0,
@@ -220,6 +224,7 @@ impl Replay {
                     self.suicides += u32::from(out.suicided > 0);
                     self.ko_retakes += u32::from(out.ko_retake);
                     self.to_move = colour.opponent();
+                    self.trailing_passes = 0;
                 }
             }
         }
@@ -229,6 +234,7 @@ impl Replay {
     fn pass(&mut self, colour: Color) {
         self.board.pass();
         self.passes += 1;
+        self.trailing_passes += 1;
         self.to_move = colour.opponent();
     }
 }

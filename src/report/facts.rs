@@ -52,6 +52,8 @@ pub struct ScoreFacts {
     pub dead_estimate: Vec<String>,
     pub margins: PerSource<SourceMargins>,
     pub suspicious: bool,
+    /// The count is not the players' (games.csv `unscorable` is filled).
+    pub unscorable: bool,
     pub benson_low: String,
     pub benson_high: String,
     pub area: [u64; 2],
@@ -60,7 +62,7 @@ pub struct ScoreFacts {
 /// A source's margins; all `None` where the run does not have the source.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct SourceMargins {
-    /// Under the game's rules (`None` also when they are unknown).
+    /// Under the rules the record gives or implies.
     pub rules: Option<f64>,
     pub territory: Option<f64>,
     pub area: Option<f64>,
@@ -179,6 +181,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
                     })
             })),
             suspicious: s.suspicious,
+            unscorable: s.best().1.unscorable.is_some(),
             benson_low: margin_text(s.benson_bounds.0),
             benson_high: margin_text(s.benson_bounds.1),
             area: s.best().1.area.map(u64::from),

@@ -320,9 +320,12 @@ fn results_section(w: &mut String, t: &Tally) {
         w,
         "\nEach final position is scored three ways: with the dead stones the record marks \
          (TB/TW, `markup`), with the project's estimate (`estimate`), and with nothing dead \
-         (`none`, a lower bound). Margins are Black − White − komi under the game's rules; \
-         where the rules are unknown the closer of territory and area counting is used. {} \
-         games carry TB/TW markup.\n",
+         (`none`, a lower bound). Margins are Black − White − komi under the game's rules: RU, \
+         else inferred from the record's komi, place and event, else territory counting \
+         (games.csv `rules_source`); RE is never an input. A record that stops before the \
+         players' last moves is finished first: the dame are filled and the moves the filling \
+         forces are played (`finished_moves`); one whose borders are still open is \
+         `unscorable` and counted apart. {} games carry TB/TW markup.\n",
         t.markup_games
     );
     let _ = writeln!(
@@ -338,18 +341,22 @@ fn results_section(w: &mut String, t: &Tally) {
     let _ = writeln!(w, "![margin error](plots/margin_error.svg)\n");
     let _ = writeln!(
         w,
-        "| dead stones | compared | exact | within 1 point | same winner |"
+        "| dead stones | compared | exact | within 1 point (exact included) | same winner | \
+         scorable | exact | within 1 point |"
     );
-    let _ = writeln!(w, "|---|---:|---:|---:|---:|");
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|");
     for (src, s) in t.sources.iter() {
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             src.name(),
             s.compared,
             pct(s.exact, s.compared),
             pct(s.within_one, s.compared),
-            pct(s.same_winner, s.compared)
+            pct(s.same_winner, s.compared),
+            s.scorable,
+            pct(s.scorable_exact, s.scorable),
+            pct(s.scorable_within_one, s.scorable)
         );
     }
     let _ = writeln!(w, "\nExact margins by rules and by board size:\n");

@@ -136,6 +136,7 @@ pub(super) struct GameCols {
     score_source: Col,
     has_markup: Col,
     suspicious: Col,
+    unscorable: Col,
     benson_low: Col,
     benson_high: Col,
     dead_markup: Col,
@@ -172,11 +173,12 @@ impl GameCols {
                 "has_markup",
                 "suspicious",
             ])?;
-        let [benson_low, benson_high, dead_markup, dead_estimate] = c.cols([
+        let [benson_low, benson_high, dead_markup, dead_estimate, unscorable] = c.cols([
             "benson_margin_low",
             "benson_margin_high",
             "dead_markup",
             "dead_estimate",
+            "unscorable",
         ])?;
         let mut margins = PerSource([[Col(0); 3]; 3]);
         for s in DeadSource::ALL {
@@ -205,6 +207,7 @@ impl GameCols {
             score_source,
             has_markup,
             suspicious,
+            unscorable,
             benson_low,
             benson_high,
             dead_markup,
@@ -248,6 +251,7 @@ impl GameCols {
                         }
                     })),
                     suspicious: self.suspicious.flag(row),
+                    unscorable: !self.unscorable.get(row).is_empty(),
                     benson_low: self.benson_low.text(row),
                     benson_high: self.benson_high.text(row),
                     area: self.area.map(|c| c.num(row)),

@@ -74,6 +74,10 @@ pub struct SourceSums {
     /// Games within one point of RE, the exact ones included.
     pub within_one: u64,
     pub same_winner: u64,
+    /// The same three over the scorable games only (no `unscorable` reason).
+    pub scorable: u64,
+    pub scorable_exact: u64,
+    pub scorable_within_one: u64,
     /// Computed − recorded margin, rounded to whole points.
     pub error: BTreeMap<i32, u32>,
     /// `(compared, exact)` by rules and by board size.
@@ -104,6 +108,9 @@ impl AddAssign<&SourceSums> for SourceSums {
         self.exact += o.exact;
         self.within_one += o.within_one;
         self.same_winner += o.same_winner;
+        self.scorable += o.scorable;
+        self.scorable_exact += o.scorable_exact;
+        self.scorable_within_one += o.scorable_within_one;
         add_map(&mut self.error, &o.error);
         add_pairs(&mut self.by_rules, &o.by_rules);
         add_pairs(&mut self.by_size, &o.by_size);
@@ -350,17 +357,8 @@ impl Tally {
             return;
         };
         for source in DeadSource::ALL {
-            let m = &s.margins[source];
-            // Where the rules are unknown, the closer of the two ways of counting.
-            let computed = m.rules.or_else(|| {
-                let (t, a) = (m.territory?, m.area?);
-                Some(if (t - want).abs() <= (a - want).abs() {
-                    t
-                } else {
-                    a
-                })
-            });
-            let Some(m) = computed else {
+            // The margin under the rules the record gives or implies; RE is never an input.
+            let Some(m) = s.margins[source].rules else {
                 continue;
             };
             let sums = &mut self.sources[source];
@@ -369,6 +367,11 @@ impl Tally {
             sums.exact += u64::from(exact);
             sums.within_one += u64::from((m - want).abs() <= 1.0 + 1e-3);
             sums.same_winner += u64::from((m > 0.0) == (want > 0.0) || m == want);
+            if !s.unscorable {
+                sums.scorable += 1;
+                sums.scorable_exact += u64::from(exact);
+                sums.scorable_within_one += u64::from((m - want).abs() <= 1.0 + 1e-3);
+            }
             *sums.error.entry((m - want).round() as i32).or_default() += 1;
             for (map, key) in [(&mut sums.by_rules, &r.rules), (&mut sums.by_size, &r.size)] {
                 let e = map.entry(key.clone()).or_default();
@@ -471,6 +474,14 @@ impl Tally {
             push("margin_exact", "", src.name(), s.exact);
             push("margin_within_1", "", src.name(), s.within_one);
             push("winner_agrees", "", src.name(), s.same_winner);
+            push("margin_compared_scorable", "", src.name(), s.scorable);
+            push("margin_exact_scorable", "", src.name(), s.scorable_exact);
+            push(
+                "margin_within_1_scorable",
+                "",
+                src.name(),
+                s.scorable_within_one,
+            );
         }
         let d = &self.dead;
         push("dead_vs_markup", "", "games", d.games);
@@ -661,6 +672,7 @@ mod tests {
             dead_estimate: vec!["ba".into(), "aa".into()],
             margins: PerSource([at(markup), at(estimate), at(0.0)]),
             suspicious: false,
+            unscorable: file.starts_with('u'),
             benson_low: "-10".into(),
             benson_high: "20".into(),
             area: [50, 40],
@@ -701,6 +713,9 @@ mod tests {
         assert_eq!((estimate.exact, estimate.within_one), (0, 1));
         assert_eq!(estimate.error.get(&1), Some(&1));
         assert_eq!(estimate.error.get(&7), Some(&1));
+        // No game is unscorable: the scorable figures are the same.
+        assert_eq!((estimate.scorable, estimate.scorable_exact), (2, 0));
+        assert_eq!(estimate.scorable_within_one, 1);
         // Nothing dead gives B+0: the wrong winner, two points off.
         assert_eq!(t.sources[DeadSource::None].same_winner, 0);
         assert_eq!(t.re_margin, 2);
@@ -708,6 +723,13 @@ mod tests {
         assert_eq!((t.dead.games, t.dead.exact, t.dead.both), (2, 2, 4));
         assert_eq!(t.area, [100, 80]);
         assert_eq!(t.proven, [26, 0]);
+        // An unscorable game counts among all compared, not among the scorable.
+        t.add_game(&scored("u.sgf", 2.5, 2.5, 2.5));
+        let estimate = &t.sources[DeadSource::Estimate];
+        assert_eq!(
+            (estimate.compared, estimate.exact, estimate.scorable),
+            (3, 1, 2)
+        );
     }
 
     #[test]

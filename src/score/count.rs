@@ -150,7 +150,7 @@ pub(super) struct EmptyRegions {
     /// Empty points in regions bordered by neither or both colours that are filled before
     /// counting, in point order: all points of a region of at most `SMALL_NEUTRAL_REGION`,
     /// and in larger ones those that touch both colours.
-    dame: Vec<Idx>,
+    pub(super) dame: Vec<Idx>,
     /// Points in regions bordered by Black only, by White only.
     territory: [u32; 2],
     /// Points in the other regions.
@@ -257,6 +257,11 @@ impl EmptyRegions {
         // Area by area above; the fills go in point order.
         out.dame.sort_unstable();
         out
+    }
+
+    /// Neutral points no fill takes: the inner points of open neutral regions.
+    pub(super) fn kept_count(&self) -> u32 {
+        self.border.iter().filter(|&&b| b & KEPT != 0).count() as u32
     }
 
     /// Whether a point is neutral and no fill takes it: it stays empty through the count.

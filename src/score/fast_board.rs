@@ -389,15 +389,37 @@ impl FastBoard {
     /// Plays `c` at the empty `i` if that captures nothing and leaves the block it joins with
     /// two liberties; otherwise leaves the board as it was. This is how the count fills dame.
     pub fn fill_safely(&mut self, c: Color, i: Idx) -> bool {
-        let ok = self.two_liberties_if_played(c, i)
-            && !self
-                .neighbours(i)
-                .into_iter()
-                .any(|n| self.cells[n] == Cell::Stone(c.opponent()) && self.in_atari(n));
+        let ok = self.fills_safely(c, i);
         if ok {
             self.play(c, i);
         }
         ok
+    }
+
+    /// Whether `c` may fill the empty `i` as a dame: the block it makes keeps two liberties
+    /// and it captures nothing (`fill_safely` without playing).
+    pub fn fills_safely(&self, c: Color, i: Idx) -> bool {
+        self.two_liberties_if_played(c, i)
+            && !self
+                .neighbours(i)
+                .into_iter()
+                .any(|n| self.cells[n] == Cell::Stone(c.opponent()) && self.in_atari(n))
+    }
+
+    /// The heads of the opponent blocks beside the empty `i` that `c` there would leave with
+    /// one liberty, read off the liberty sums.
+    pub fn ataris_by(&self, c: Color, i: Idx) -> impl Iterator<Item = Idx> + '_ {
+        let o = c.opponent();
+        let mut heads = [usize::MAX; 4];
+        for (k, n) in self.neighbours(i).into_iter().enumerate() {
+            if self.cells[n] == Cell::Stone(o) {
+                let h = self.head_of(n);
+                if !heads.contains(&h) && matches!(self.others(h, o, i), Others::One(_)) {
+                    heads[k] = h;
+                }
+            }
+        }
+        heads.into_iter().filter(|&h| h != usize::MAX)
     }
 
     /// The points the last move emptied by capture.

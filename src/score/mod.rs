@@ -5,6 +5,7 @@
 pub mod count;
 pub mod estimate;
 mod fast_board;
+pub mod finish;
 mod playout;
 #[cfg(test)]
 mod properties;
@@ -12,6 +13,7 @@ mod race;
 
 pub use count::{count, count_as_is, Count};
 pub use estimate::{estimate_dead, PLAYOUTS};
+pub use finish::{finish, Finished, Unsure};
 
 use crate::go::board::{Board, Cell, Idx, Point};
 use crate::sgf::result::{GameResult, Rules, Winner};
@@ -62,6 +64,35 @@ impl<T> std::ops::Index<DeadSource> for PerSource<T> {
 impl<T> std::ops::IndexMut<DeadSource> for PerSource<T> {
     fn index_mut(&mut self, s: DeadSource) -> &mut T {
         &mut self.0[s as usize]
+    }
+}
+
+/// Why a finished position is not counted as the players counted it: the count would be a
+/// guess, so comparing it with RE says nothing of the method.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unscorable {
+    /// The record stopped before the borders were closed: this many neutral points are
+    /// left that no dame fill reaches (`Finished::open`).
+    OpenBorders(u32),
+}
+
+/// Open points from which a record counts as stopped mid-game: fewer are a seki's or a
+/// small gap's; on the professional sample, positions with four or more were counted as RE
+/// in a fifth of the games, against over half of the rest (docs/scoring.md).
+pub const OPEN_BORDERS: u32 = 4;
+
+impl Unscorable {
+    /// Whether a finished position can be counted.
+    pub fn check(f: &Finished) -> Option<Unscorable> {
+        (f.open >= OPEN_BORDERS).then_some(Unscorable::OpenBorders(f.open))
+    }
+}
+
+impl std::fmt::Display for Unscorable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unscorable::OpenBorders(n) => write!(f, "open borders: {n} neutral points"),
+        }
     }
 }
 

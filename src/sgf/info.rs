@@ -4,7 +4,7 @@
 use sgf_parse::go::Prop;
 use sgf_parse::SgfNode;
 
-/// Raw RE, KM, RU, HA, DT, PB, PW (and PL, SZ for the replay); empty when absent.
+/// Raw RE, KM, RU, HA, DT, PB, PW, EV, PC (and PL, SZ for the replay); empty when absent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameInfo {
     pub re: String,
@@ -14,6 +14,8 @@ pub struct GameInfo {
     pub dt: String,
     pub pb: String,
     pub pw: String,
+    pub ev: String,
+    pub pc: String,
 }
 
 impl GameInfo {
@@ -31,6 +33,8 @@ impl GameInfo {
                     Prop::DT(t) => (&mut info.dt, t.text.clone()),
                     Prop::PB(t) => (&mut info.pb, t.text.clone()),
                     Prop::PW(t) => (&mut info.pw, t.text.clone()),
+                    Prop::EV(t) => (&mut info.ev, t.text.clone()),
+                    Prop::PC(t) => (&mut info.pc, t.text.clone()),
                     Prop::Invalid(id, values) => match id.as_str() {
                         "RE" => (&mut info.re, values.join(",")),
                         "KM" => (&mut info.km, values.join(",")),
@@ -39,6 +43,8 @@ impl GameInfo {
                         "DT" => (&mut info.dt, values.join(",")),
                         "PB" => (&mut info.pb, values.join(",")),
                         "PW" => (&mut info.pw, values.join(",")),
+                        "EV" => (&mut info.ev, values.join(",")),
+                        "PC" => (&mut info.pc, values.join(",")),
                         _ => continue,
                     },
                     _ => continue,

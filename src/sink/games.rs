@@ -214,17 +214,16 @@ pub const COLUMNS: &[Column] = &[
     col!("komi", |t, g| t.text(
         &g.record().map_or(String::new(), |r| r.komi.to_string())
     )),
-    col!("komi_source", |t, g| t.text(match g.record() {
-        None => "",
-        Some(r) if r.komi_from_km => "KM",
-        Some(_) => "default",
-    })),
+    col!("komi_source", |t, g| t
+        .text(g.record().map_or("", |r| r.komi_source.as_str()))),
     col!("komi_stones", |t, g| match g.record() {
         Some(r) => t.flag(r.komi_in_stones),
         None => t.text(""),
     }),
     col!("rules", |t, g| t
         .text(g.record().map_or("", |r| r.rules.as_str()))),
+    col!("rules_source", |t, g| t
+        .text(g.record().map_or("", |r| r.rules_source.as_str()))),
     col!("handicap", |t, g| t
         .opt(g.record().map(|r| u64::from(r.handicap)))),
     col!("has_markup", |t, g| match &g.game.score {
@@ -267,6 +266,28 @@ pub const COLUMNS: &[Column] = &[
     col!("score_source", |t, g| t.text(
         g.game.score.as_ref().map_or("", |s| s.best().0.name())
     )),
+    col!("finished_moves", |t, g| t.opt(
+        g.game
+            .score
+            .as_ref()
+            .map(|s| u64::from(s.best().1.finished_moves))
+    )),
+    col!("finish_unsure", |t, g| t.text(
+        &g.game
+            .score
+            .as_ref()
+            .map_or(String::new(), |s| s.best().1.unsure.words())
+    )),
+    col!("open_points", |t, g| t.opt(
+        g.game.score.as_ref().map(|s| u64::from(s.best().1.open))
+    )),
+    col!("unscorable", |t, g| t.text(
+        &g.game
+            .score
+            .as_ref()
+            .and_then(|s| s.best().1.unscorable)
+            .map_or(String::new(), |u| u.to_string())
+    )),
     col!("area_b", |t, g| t.opt(
         g.game.score.as_ref().map(|s| u64::from(s.best().1.area[0]))
     )),
@@ -280,6 +301,8 @@ pub const COLUMNS: &[Column] = &[
     col!("DT", |t, g| t.text(&g.game.info.dt)),
     col!("PB", |t, g| t.text(&g.game.info.pb)),
     col!("PW", |t, g| t.text(&g.game.info.pw)),
+    col!("EV", |t, g| t.text(&g.game.info.ev)),
+    col!("PC", |t, g| t.text(&g.game.info.pc)),
 ];
 
 /// The header of games.csv.

@@ -10,7 +10,7 @@ use super::{AtomicFile, RunStats};
 use crate::row::Status;
 
 /// Bumped whenever a table's columns or their meaning change.
-pub const SCHEMA: u32 = 3;
+pub const SCHEMA: u32 = 4;
 
 /// The keys that must agree between shards of one run.
 pub const MUST_AGREE: &[&str] = &[

@@ -109,9 +109,14 @@ fn every_file_gets_rows_with_the_expected_status() {
         (one["komi"].as_str(), one["komi_source"].as_str()),
         ("7", "KM")
     );
+    // No RU and nothing in the record that names other rules: territory counting.
     assert_eq!(
-        (one["rules"].as_str(), one["handicap"].as_str()),
-        ("unknown", "0")
+        (
+            one["rules"].as_str(),
+            one["rules_source"].as_str(),
+            one["handicap"].as_str()
+        ),
+        ("japanese", "default", "0")
     );
     assert_eq!(one["blocks_b"], "2");
     assert_eq!(one["bytes"], GAME.len().to_string());

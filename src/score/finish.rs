@@ -1,0 +1,457 @@
+//! Finishing a record before counting it (scoring-spec §2).
+//!
+//! Professional records stop before the dame phase: the neutral points are open and the moves
+//! their filling forces are not played. Counting such a position as it stands misses the
+//! points those moves take. `finish` plays them the way both players would, deterministically
+//! and without looking at RE: the side to move first, then in turn, each side
+//! 1. saves a block of its own the last move left in atari (capturing the attacker when it
+//!    can, else extending, which inside its own territory is teire);
+//! 2. else, when the opponent could play on one of the two liberties of a block of its own
+//!    and leave it in atari beyond saving, connects first (`defend`);
+//! 3. else fills a dame, one that puts an opponent block in atari first (the opponent must
+//!    answer, often inside its own territory), never one that leaves its own block with one
+//!    liberty or an opponent block that lives with no way to save it;
+//! 4. else passes; two passes in a row end it.
+//!
+//! Dead stones stay on the board while this runs, as they do in a game: they take liberties
+//! from the walls around them, and a wall short of liberties must capture them or connect
+//! (the captures that shortage of liberties forces). Whatever dead stones are left when it
+//! ends are removed by the count.
+
+use super::count::EmptyRegions;
+use super::fast_board::FastBoard;
+use crate::go::board::{Board, Cell, Color, Idx};
+
+/// What made a finish uncertain: the count that follows may differ from the players'.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unsure {
+    /// A move the finishing wanted was a ko retake.
+    pub ko: bool,
+    /// Neutral points were left that neither side can fill safely (shared liberties).
+    pub seki: bool,
+    /// A block called alive was left in atari and could not be saved.
+    pub race: bool,
+}
+
+impl Unsure {
+    pub fn any(self) -> bool {
+        self.ko || self.seki || self.race
+    }
+
+    /// The flags set, space-separated, in a fixed order; empty when none is.
+    pub fn words(self) -> String {
+        let mut out = Vec::new();
+        for (set, word) in [(self.ko, "ko"), (self.seki, "seki"), (self.race, "race")] {
+            if set {
+                out.push(word);
+            }
+        }
+        out.join(" ")
+    }
+}
+
+/// A finished position.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The position after the finishing moves.
+    pub board: Board,
+    /// The dead stones still standing on it, in index order.
+    pub dead: Vec<Idx>,
+    /// Stones each colour captured while finishing (Black's captures first).
+    pub captures: [u32; 2],
+    /// Stones played.
+    pub moves: u32,
+    pub unsure: Unsure,
+    /// Neutral points of the finished position that no dame fill reaches: the inner points
+    /// of open neutral regions, where the record stopped before the borders were closed.
+    pub open: u32,
+}
+
+/// No finish plays more moves than this many per board point: a safety bound, far above what
+/// filling a board's dame takes.
+const MOVES_PER_POINT: usize = 1;
+
+/// Plays out what the record left open (see the module's text), from `board` with `dead`
+/// stones dead and `to_move` to play.
+pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
+    let n = board.cell_count();
+    let mut is_dead = vec![false; n];
+    for &i in dead {
+        is_dead[i] = true;
+    }
+    let mut bare = board.clone();
+    for &i in dead {
+        bare.setup(board.point(i), None).expect("on-board point");
+    }
+    let regions = EmptyRegions::find(&bare);
+    let dame = regions.dame.clone();
+    let mut g = FastBoard::from_board(board);
+    let mut played: Vec<(Color, Idx)> = Vec::new();
+    let mut unsure = Unsure::default();
+    let mut captures = [0u32; 2];
+    let mut side = to_move;
+    let mut passes = 0;
+    let limit = MOVES_PER_POINT * usize::from(board.size()) * usize::from(board.size());
+    while passes < 2 && played.len() < limit {
+        let mv = save(&mut g, side, &is_dead, &mut unsure)
+            .or_else(|| defend(&mut g, side, &is_dead, &mut unsure))
+            .or_else(|| fill(&g, side, &dame, &is_dead))
+            .or_else(|| make_room(&mut g, side, &dame, &is_dead));
+        match mv {
+            Some(i) => {
+                let taken = g.play(side, i);
+                captures[side.index()] += taken;
+                for &p in g.captured() {
+                    is_dead[p] = false;
+                }
+                played.push((side, i));
+                passes = 0;
+            }
+            None => {
+                g.pass();
+                passes += 1;
+            }
+        }
+        side = side.opponent();
+    }
+    let mut out = board.clone();
+    for &(c, i) in &played {
+        out.play(c, board.point(i)).expect("a legal finishing move");
+    }
+    let dead: Vec<Idx> = (0..n)
+        .filter(|&i| is_dead[i] && out.cell(i) != Cell::Empty)
+        .collect();
+    unsure.seki = dame
+        .iter()
+        .any(|&i| g.cell(i) == Cell::Empty && regions.owner(i).is_none());
+    let mut settled = out.clone();
+    for &i in &dead {
+        settled.setup(out.point(i), None).expect("on-board point");
+    }
+    let open = EmptyRegions::find(&settled).kept_count();
+    Finished {
+        board: out,
+        dead,
+        captures,
+        moves: played.len() as u32,
+        unsure,
+        open,
+    }
+}
+
+/// A capture of dead stones that lets `side` fill a dame it could not fill safely: a dead
+/// opponent block in atari beside a living block of `side` that touches an open dame. The
+/// dead stones take that block's liberties, so the dame would leave it in atari; taking them
+/// first is what the players do, inside their own area.
+fn make_room(g: &mut FastBoard, side: Color, dame: &[Idx], is_dead: &[bool]) -> Option<Idx> {
+    let mut mine = Vec::new();
+    let mut theirs = Vec::new();
+    for &d in dame {
+        if g.cell(d) != Cell::Empty {
+            continue;
+        }
+        for n in g.neighbours(d) {
+            if g.cell(n) == Cell::Stone(side) && !is_dead[n] && !mine.contains(&g.head(n)) {
+                mine.push(g.head(n));
+            }
+        }
+    }
+    for h in mine {
+        g.neighbour_blocks(h, side.opponent(), &mut theirs);
+        for &o in &theirs {
+            if is_dead[o] && g.in_atari(o) {
+                let l = g.atari_liberty(o);
+                if g.is_legal(side, l) {
+                    return Some(l);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A move of `side` that saves a block of its own left in atari.
+fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
+    for h in g.heads(side) {
+        if is_dead[h] || !g.in_atari(h) {
+            continue;
+        }
+        match saving_move(g, h, side, unsure) {
+            Some(m) => return Some(m),
+            None => unsure.race = true,
+        }
+    }
+    None
+}
+
+/// A move of `side` that keeps a block of its own with two liberties from being killed: the
+/// opponent could play on one of them without being captured at once (it keeps two
+/// liberties, or captures) and leave the block in atari with no way to save it. Such a block
+/// is short of liberties (a cutting point or a false eye inside the wall, dead stones beside
+/// it), and its owner connects first: inside its own area that is teire. The move is the first
+/// that leaves no such attack, of the two liberties, then the liberties of the opponent
+/// blocks of at most two liberties beside the block or beside those liberties (dead stones
+/// whose capture gives it room). A block that cannot be defended so makes the finish unsure.
+fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
+    let mut libs = Vec::new();
+    for h in g.heads(side) {
+        if is_dead[h] {
+            continue;
+        }
+        g.liberties(h, 2, &mut libs);
+        if libs.len() != 2 {
+            continue;
+        }
+        let pair = [libs[0], libs[1]];
+        if !killable(g, h, side, pair) {
+            continue;
+        }
+        let mut defended = None;
+        for x in defences(g, h, side, pair) {
+            if !g.is_legal(side, x) || g.self_atari(side, x) {
+                continue;
+            }
+            let mut after = g.clone();
+            after.play(side, x);
+            after.liberties(h, 2, &mut libs);
+            if libs.len() > 2 || (libs.len() == 2 && !killable(&after, h, side, [libs[0], libs[1]]))
+            {
+                defended = Some(x);
+                break;
+            }
+        }
+        match defended {
+            Some(x) => return Some(x),
+            None => unsure.race = true,
+        }
+    }
+    None
+}
+
+/// The moves that may defend `side`'s block at `h`, with two liberties `pair`, in the order
+/// tried (see `defend`).
+fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> {
+    let mut out = pair.to_vec();
+    let mut blocks = Vec::new();
+    g.neighbour_blocks(h, side.opponent(), &mut blocks);
+    for x in pair {
+        for n in g.neighbours(x) {
+            if g.cell(n) == Cell::Stone(side.opponent()) && !blocks.contains(&g.head(n)) {
+                blocks.push(g.head(n));
+            }
+        }
+    }
+    let mut libs = Vec::new();
+    for o in blocks {
+        g.liberties(o, 2, &mut libs);
+        if libs.len() <= 2 {
+            for &l in &libs {
+                if !out.contains(&l) {
+                    out.push(l);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the opponent, playing on one of the two liberties `pair` of `side`'s block at `h`,
+/// leaves it in atari with no saving move, without being left in atari itself.
+fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
+    let o = side.opponent();
+    pair.into_iter().any(|x| {
+        if !g.is_legal(o, x) || g.self_atari(o, x) {
+            return false;
+        }
+        let mut after = g.clone();
+        after.play(o, x);
+        after.cell(h) == Cell::Stone(side)
+            && after.in_atari(h)
+            && saving_move(&mut after, h, side, &mut Unsure::default()).is_none()
+    })
+}
+
+/// The move that saves `side`'s block at `h`, in atari: capturing an opponent block beside it
+/// that is in atari, else extending where that leaves it more than one liberty.
+fn saving_move(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> Option<Idx> {
+    let mut around = Vec::new();
+    g.neighbour_blocks(h, side.opponent(), &mut around);
+    for &o in &around {
+        if g.in_atari(o) {
+            let l = g.atari_liberty(o);
+            if g.is_legal(side, l) {
+                return Some(l);
+            }
+            unsure.ko = true;
+        }
+    }
+    let l = g.atari_liberty(h);
+    (g.is_legal(side, l) && !g.self_atari(side, l)).then_some(l)
+}
+
+/// A dame `side` can fill safely: first one that puts a living opponent block in atari (the
+/// answer is often teire), then one the opponent would fill to put a block of `side` in
+/// atari (taking it first spares that answer), else the first in point order. A fill that leaves a living opponent block in atari with no way
+/// to save it is no dame: the players agreed that block lives, so the point is one of its
+/// last liberties (a seki or a race settled), not a point to fill.
+fn fill(g: &FastBoard, side: Color, dame: &[Idx], is_dead: &[bool]) -> Option<Idx> {
+    let mut first = None;
+    let mut blocking = None;
+    for &d in dame {
+        if g.cell(d) != Cell::Empty || !g.fills_safely(side, d) {
+            continue;
+        }
+        let mut forced: Vec<Idx> = g.ataris_by(side, d).filter(|&h| !is_dead[h]).collect();
+        if forced.is_empty() {
+            first = first.or(Some(d));
+            if blocking.is_none()
+                && g.fills_safely(side.opponent(), d)
+                && g.ataris_by(side.opponent(), d).any(|h| !is_dead[h])
+            {
+                blocking = Some(d);
+            }
+            continue;
+        }
+        let mut after = g.clone();
+        after.play(side, d);
+        let mut ignored = Unsure::default();
+        forced.retain(|&h| after.in_atari(h));
+        let savable = forced.iter().all(|&h| {
+            let mut one = after.clone();
+            saving_move(&mut one, h, side.opponent(), &mut ignored).is_some()
+        });
+        if savable {
+            return Some(d);
+        }
+    }
+    blocking.or(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::count;
+
+    fn at(b: &Board, s: &str) -> Idx {
+        b.idx(crate::go::Point::from_sgf(s).unwrap()).unwrap()
+    }
+
+    /// Stones the finish added: `(colour, point)` in point order.
+    fn added(before: &Board, f: &Finished) -> Vec<(Color, String)> {
+        let mut out: Vec<(Color, String)> = before
+            .points()
+            .filter_map(|i| match (before.cell(i), f.board.cell(i)) {
+                (Cell::Empty, Cell::Stone(c)) => Some((c, before.point(i).to_string())),
+                _ => None,
+            })
+            .collect();
+        out.sort_by(|a, b| a.1.cmp(&b.1));
+        out
+    }
+
+    /// Area and territory points of each colour: stones plus territory, and territory.
+    fn scores(b: &Board, dead: &[Idx]) -> ([u32; 2], [u32; 2]) {
+        let c = count(b, dead);
+        (
+            [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
+            c.territory,
+        )
+    }
+
+    /// Black fills the dame at dc; White's pair da-db is left with two liberties, ca and cb,
+    /// and Black at cb would have two liberties of its own and leave the pair in atari with
+    /// no escape: White must connect at ca first, inside its own corner. Territory counting
+    /// loses White that point; area counting is unchanged.
+    #[test]
+    fn a_cutting_point_inside_the_wall_costs_a_point_of_territory() {
+        let b = Board::from_ascii(
+            "...OX..
+             ...OX..
+             OOO.X..
+             ..OXX..
+             OOOX...
+             XXXX...
+             .......",
+        );
+        let f = finish(&b, &[], Color::Black);
+        assert_eq!(
+            added(&b, &f),
+            [
+                (Color::White, "ca".to_string()),
+                (Color::Black, "dc".to_string())
+            ]
+        );
+        assert_eq!((f.moves, f.unsure), (2, Unsure::default()));
+        let (area_before, territory_before) = scores(&b, &[]);
+        let (area_after, territory_after) = scores(&f.board, &f.dead);
+        assert_eq!(territory_after[1], territory_before[1] - 1);
+        assert_eq!(territory_after[0], territory_before[0]);
+        // The dame went to Black: one area point more, the teire changes White's nothing.
+        assert_eq!(area_after, [area_before[0] + 1, area_before[1]]);
+    }
+
+    /// The black stone at cb stands dead inside White's corner and takes a liberty of White's
+    /// pair ba-bb, so White cannot fill the dame at aa without putting the pair in atari.
+    /// White captures the dead stone first (inside its own area), and then the dame can go.
+    #[test]
+    fn dead_stones_short_of_liberties_are_captured_to_make_room() {
+        let b = Board::from_ascii(
+            ".O..O..
+             XOXO...
+             .XOO...
+             .XXO...
+             XXOO...
+             ..XO...
+             ..XO...",
+        );
+        let dead = [at(&b, "cb")];
+        let f = finish(&b, &dead, Color::White);
+        assert_eq!(f.captures, [0, 1]);
+        assert!(f.dead.is_empty());
+        assert!(added(&b, &f).contains(&(Color::White, "ca".to_string())));
+        assert_eq!(f.board.cell(at(&b, "cb")), Cell::Empty);
+    }
+
+    /// The two shared liberties of a seki (eb, gb) stay empty: neither side can fill one
+    /// without putting its own block in atari. The finish says so.
+    #[test]
+    fn a_seki_keeps_its_shared_liberties() {
+        let b = Board::from_ascii(
+            "O.OXOOOXO
+             OOOX.X.XO
+             O.OXXXXXO
+             OOOXOXOXO
+             O.OOOOOOO
+             OOOOOOOOO
+             .O.O.O.O.
+             OOOOOOOOO
+             .O.O.O.O.",
+        );
+        let f = finish(&b, &[], Color::Black);
+        assert_eq!(f.moves, 0);
+        assert!(f.unsure.seki && !f.unsure.race && !f.unsure.ko);
+        assert_eq!(f.unsure.words(), "seki");
+        let c = count(&f.board, &f.dead);
+        assert_eq!(c.neutral, 2);
+        assert_eq!(c.area_territory, [0, 13]);
+    }
+
+    /// Open borders are left open and counted: no fill reaches the middle of an open area.
+    #[test]
+    fn open_borders_are_measured_not_filled() {
+        let b = Board::from_ascii(
+            "..X......
+             ..X......
+             ..X......
+             ..X......
+             ..X......
+             ......O..
+             ......O..
+             ......O..
+             ......O..",
+        );
+        let f = finish(&b, &[], Color::Black);
+        assert_eq!(f.moves, 0);
+        assert!(f.open > 30, "{}", f.open);
+    }
+}
