@@ -127,6 +127,13 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
     };
     let net = Net::build(&r.board);
     let life = analyze_life(&r.board, &net, r.to_move);
+    let (score, status) = match (&r.illegal, &record) {
+        (None, Some(rec)) => {
+            let (row, status) = score_position(&r, &net, &life, rec, options);
+            (Some(row), status)
+        }
+        _ => (None, None),
+    };
     let blocks = net
         .blocks
         .iter()
@@ -139,6 +146,7 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
             own_eyes: b.own() as u32,
             shared_eyes: b.ngem() as u32,
             verdict: v.clone(),
+            final_status: status.as_ref().and_then(|s| s[b.anchor]),
         })
         .collect();
     let anchor = |b: usize| r.board.point(net.blocks[b].anchor);
@@ -167,10 +175,6 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
             classified: e.classified,
         })
         .collect();
-    let score = match (&r.illegal, &record) {
-        (None, Some(rec)) => Some(score_position(&r, &net, &life, rec, options)),
-        _ => None,
-    };
     let position = PositionStats {
         moves: r.moves,
         passes: r.passes,
@@ -211,14 +215,15 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
     row
 }
 
-/// Scores the final position with the markup's dead stones, the estimate's, and none.
+/// Scores the final position with the markup's dead stones, the estimate's, and none; with
+/// the final status of every stone under the best source that has dead stones, if any.
 fn score_position(
     r: &Replay,
     net: &Net,
     life: &Life,
     rec: &RecordInfo,
     options: Options,
-) -> ScoreRow {
+) -> (ScoreRow, Option<Vec<Option<score::FinalStatus>>>) {
     let protected = life.benson_alive_points(net, r.board.cell_count());
     let source = |dead: Vec<Idx>, c: score::Count, f: Option<&score::Finished>| {
         let taken = f.map_or([0, 0], |f| f.captures);
@@ -241,14 +246,17 @@ fn score_position(
     // Two passes at the end: the players ended the game, and a server counted what they
     // left; otherwise the record stopped before the end, and the count comes after finishing.
     let ended = r.trailing_passes >= 2;
+    // Each source's score, with the final status of every stone under it.
     let finished = |dead: Vec<Idx>| {
         if ended {
             let c = score::count(&r.board, &dead);
-            return source(dead, c, None);
+            let status = score::final_status(&r.board, &dead, &r.board, &dead);
+            return (source(dead, c, None), status);
         }
         let f = score::finish(&r.board, &dead, r.to_move);
         let c = score::count(&f.board, &f.dead);
-        source(dead, c, Some(&f))
+        let status = score::final_status(&r.board, &dead, &f.board, &f.dead);
+        (source(dead, c, Some(&f)), status)
     };
     let markup = r
         .has_markup
@@ -264,6 +272,10 @@ fn score_position(
         EstimateFor::Never => false,
     }
     .then(|| finished(score::estimate_dead(&r.board, r.to_move, &protected)));
+    // The final status comes from the best source that has dead stones: markup, estimate.
+    let (markup, markup_status) = markup.unzip();
+    let (estimate, estimate_status) = estimate.unzip();
+    let status = markup_status.or(estimate_status);
     let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
     // Stones each side put on the board: those standing plus those the other side took.
     let placed = [
@@ -275,14 +287,25 @@ fn score_position(
         .result
         .as_ref()
         .is_some_and(|res| score::contradicts_benson(bounds, placed, res, rec.rules));
-    ScoreRow {
+    let best_dead = markup.as_ref().or(estimate.as_ref());
+    let count_contradicts = best_dead.is_some_and(|s| {
+        s.unscorable.is_none()
+            && !s.unsure.any()
+            && rec
+                .result
+                .as_ref()
+                .is_some_and(|res| s.margin.is_some_and(|m| score::contradicts_count(m, res)))
+    });
+    let row = ScoreRow {
         has_markup: r.has_markup,
         markup,
         estimate,
         none: source(Vec::new(), score::count_as_is(&r.board, net), None),
         benson_bounds: bounds,
         suspicious,
-    }
+        count_contradicts,
+    };
+    (row, status)
 }
 
 #[cfg(test)]

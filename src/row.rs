@@ -126,6 +126,9 @@ pub struct BlockRow {
     pub own_eyes: u32,
     pub shared_eyes: u32,
     pub verdict: BlockVerdict,
+    /// What became of the block by the end of the game, under the best source of dead
+    /// stones the run has (markup, else the finished estimate); `None` without either.
+    pub final_status: Option<crate::score::FinalStatus>,
 }
 
 /// One row of games.csv, less the file-level columns (`file`, `bytes`, encoding) that the
@@ -164,6 +167,8 @@ pub struct ScoreRow {
     pub benson_bounds: (f32, f32),
     /// RE contradicts the Benson bounds.
     pub suspicious: bool,
+    /// The finished count, sure of itself, contradicts RE (`score::contradicts_count`).
+    pub count_contradicts: bool,
 }
 
 impl ScoreRow {

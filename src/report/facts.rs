@@ -7,7 +7,7 @@ use crate::life::PerMethod;
 use crate::row::{
     BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, PositionStats, SourceScore,
 };
-use crate::score::{DeadSource, PerSource};
+use crate::score::{DeadSource, FinalStatus, PerSource};
 use crate::sink::games::margin_text;
 
 /// What the tally reads of one games.csv row.
@@ -54,6 +54,11 @@ pub struct ScoreFacts {
     pub suspicious: bool,
     /// The count is not the players' (games.csv `unscorable` is filled).
     pub unscorable: bool,
+    /// The finished count contradicts RE (games.csv `count_contradicts_re`).
+    pub count_contradicts: bool,
+    /// games.csv `final_source` and `finished_moves`, as written.
+    pub final_source: String,
+    pub finished_moves: String,
     pub benson_low: String,
     pub benson_high: String,
     pub area: [u64; 2],
@@ -78,6 +83,8 @@ pub struct BlockFacts<'a> {
     pub anchor: Label<'a>,
     pub stones: u64,
     pub alive: PerMethod<bool>,
+    /// blocks.csv `final`: `None` where the game has no source of dead stones.
+    pub final_status: Option<FinalStatus>,
 }
 
 /// A cell of a table as the report shows it: a typed value, formatted only when shown, or the
@@ -182,6 +189,16 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             })),
             suspicious: s.suspicious,
             unscorable: s.best().1.unscorable.is_some(),
+            count_contradicts: s.count_contradicts,
+            final_source: if s.markup.is_some() {
+                DeadSource::Markup.name()
+            } else if s.estimate.is_some() {
+                DeadSource::Estimate.name()
+            } else {
+                ""
+            }
+            .to_string(),
+            finished_moves: s.best().1.finished_moves.to_string(),
             benson_low: margin_text(s.benson_bounds.0),
             benson_high: margin_text(s.benson_bounds.1),
             area: s.best().1.area.map(u64::from),
@@ -219,6 +236,41 @@ impl Ending {
     }
 }
 
+/// When a game was played, by the first four-digit year of DT, as the report groups games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Era {
+    Before1900,
+    To1949,
+    To1989,
+    To2009,
+    Since2010,
+    Unknown,
+}
+
+impl Era {
+    pub fn of(dt: &str) -> Era {
+        match crate::sgf::result::year(dt) {
+            None => Era::Unknown,
+            Some(y) if y < 1900 => Era::Before1900,
+            Some(y) if y < 1950 => Era::To1949,
+            Some(y) if y < 1990 => Era::To1989,
+            Some(y) if y < 2010 => Era::To2009,
+            Some(_) => Era::Since2010,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Era::Before1900 => "before 1900",
+            Era::To1949 => "1900–1949",
+            Era::To1989 => "1950–1989",
+            Era::To2009 => "1990–2009",
+            Era::Since2010 => "2010 on",
+            Era::Unknown => "no date",
+        }
+    }
+}
+
 impl Ending {
     /// How the game of a typed row ended.
     pub fn of_row(g: &GameRow) -> Ending {
@@ -238,6 +290,7 @@ impl<'a> BlockFacts<'a> {
             anchor: Label::Point(b.anchor),
             stones: b.stones.into(),
             alive: PerMethod::from_fn(|m| b.verdict.alive(m)),
+            final_status: b.final_status,
         }
     }
 }

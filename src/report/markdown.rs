@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::facts::Ending;
 use super::tally::{DeadSums, Tally};
 use crate::life::Method;
-use crate::score::DeadSource;
+use crate::score::{DeadSource, FinalStatus};
 
 /// Rows of a listing shown in report.md; the rest are in the CSV beside it.
 pub const SHOWN: usize = 40;
@@ -34,6 +34,7 @@ pub fn markdown(t: &Tally) -> String {
     life_section(w, t);
     chains_section(w, t);
     results_section(w, t);
+    final_section(w, t);
     s
 }
 
@@ -427,6 +428,137 @@ fn results_section(w: &mut String, t: &Tally) {
                 w,
                 "| {} | {} | `{}` | {} | {} | {} |",
                 s.file, s.game, s.re, s.rules, s.low, s.high
+            );
+        }
+    }
+    let _ = writeln!(
+        w,
+        "\n### Results the count contradicts\n\nGames whose finished count, scorable and sure \
+         of itself (no ko, seki or race left open), gives another winner by three points or \
+         more, or a margin {} points or more from RE: mis-recorded results, truncated \
+         records, or positions the count gets wrong; each is worth a look. {} found{}.\n",
+        crate::score::FAR_OFF,
+        t.contradicted.len(),
+        if t.contradicted.len() > SHOWN {
+            format!("; the first {SHOWN} here")
+        } else {
+            String::new()
+        }
+    );
+    if !t.contradicted.is_empty() {
+        let _ = writeln!(
+            w,
+            "| file | game | RE | rules | count | dead stones from | moves finished |"
+        );
+        let _ = writeln!(w, "|---|---:|---|---|---:|---|---:|");
+        for c in t.contradicted.iter().take(SHOWN) {
+            let _ = writeln!(
+                w,
+                "| {} | {} | `{}` | {} | {} | {} | {} |",
+                c.file,
+                c.game,
+                c.re,
+                c.rules,
+                crate::sink::games::margin_text(c.margin as f32),
+                c.source,
+                c.finished_moves
+            );
+        }
+        let _ = writeln!(w);
+    }
+}
+
+/// The life methods against the status of each block at the end of the game.
+fn final_section(w: &mut String, t: &Tally) {
+    let f = &t.finals;
+    let _ = writeln!(w, "\n## Life against the end of the game\n");
+    if f.blocks.iter().sum::<u64>() == 0 {
+        let _ = writeln!(
+            w,
+            "No game has a source of dead stones (TB/TW markup, or the estimate), so no block \
+             has a final status."
+        );
+        return;
+    }
+    let (blocks, stones) = f.living();
+    let _ = writeln!(
+        w,
+        "What became of each block by the end of the game (blocks.csv `final`): dead when the \
+         best source of dead stones (the markup, else the estimate after finishing the game) \
+         calls it dead or the finishing captured it, seki when it shares liberties no one can \
+         fill, alive otherwise. {} blocks ({} stones) lived to the end, {} of them in seki; {} \
+         died. A method is right about a block it calls alive when the block lived; Benson \
+         and mpfix should never call a block alive that died, and mp95's count is a result \
+         about the paper.\n",
+        blocks,
+        stones,
+        f.blocks[FinalStatus::Seki as usize],
+        f.blocks[FinalStatus::Dead as usize]
+    );
+    let _ = writeln!(
+        w,
+        "| method | living blocks it proves alive | living stones | blocks it calls alive that died |"
+    );
+    let _ = writeln!(w, "|---|---:|---:|---:|");
+    for m in Method::ALL {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} |",
+            m.name(),
+            pct(f.proven_blocks[m], blocks),
+            pct(f.proven_stones[m], stones),
+            f.died[m]
+        );
+    }
+    let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+    let _ = writeln!(
+        w,
+        "\nLiving blocks each method proves alive, and (after the slash) blocks it calls alive \
+         that died, by how the game ended and by when it was played:\n"
+    );
+    let _ = writeln!(w, "| games | living blocks | {} |", names.join(" | "));
+    let _ = writeln!(w, "|---|---:|{}", "---:|".repeat(names.len()));
+    let rows = t
+        .finals_by_ending
+        .iter()
+        .map(|(e, s)| (format!("ended by {}", e.name()), s))
+        .chain(
+            t.finals_by_era
+                .iter()
+                .map(|(e, s)| (e.name().to_string(), s)),
+        );
+    for (label, s) in rows {
+        let (living, _) = s.living();
+        let cells: Vec<String> = Method::ALL
+            .iter()
+            .map(|&m| format!("{} / {}", pct(s.proven_blocks[m], living), s.died[m]))
+            .collect();
+        let _ = writeln!(w, "| {label} | {living} | {} |", cells.join(" | "));
+    }
+    if !t.died.is_empty() {
+        let _ = writeln!(
+            w,
+            "\nBlocks a method calls alive that died ({}; the first {} shown):\n",
+            t.died.len(),
+            SHOWN.min(t.died.len())
+        );
+        let _ = writeln!(w, "| file | game | colour | anchor | stones | alive by |");
+        let _ = writeln!(w, "|---|---:|---|---|---:|---|");
+        for d in t.died.iter().take(SHOWN) {
+            let by: Vec<&str> = Method::ALL
+                .iter()
+                .filter(|&&m| d.alive[m])
+                .map(|m| m.name())
+                .collect();
+            let _ = writeln!(
+                w,
+                "| {} | {} | {} | {} | {} | {} |",
+                d.file,
+                d.game,
+                d.colour,
+                d.anchor,
+                d.stones,
+                by.join(", ")
             );
         }
     }

@@ -6,14 +6,14 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
-use super::facts::Ending;
 use super::facts::{
     BigEyeFacts, BlockFacts, ChainFacts, GameFacts, Label, ReplayedFacts, ScoreFacts, SourceMargins,
 };
+use super::facts::{Ending, Era};
 use super::tally::Tally;
 use super::ReportError;
 use crate::life::{Method, PerMethod};
-use crate::score::{DeadSource, PerSource};
+use crate::score::{DeadSource, FinalStatus, PerSource};
 
 type Reader = csv::Reader<Box<dyn Read>>;
 
@@ -137,6 +137,9 @@ pub(super) struct GameCols {
     has_markup: Col,
     suspicious: Col,
     unscorable: Col,
+    count_contradicts: Col,
+    final_source: Col,
+    finished_moves: Col,
     benson_low: Col,
     benson_high: Col,
     dead_markup: Col,
@@ -180,6 +183,8 @@ impl GameCols {
             "dead_estimate",
             "unscorable",
         ])?;
+        let [count_contradicts, final_source, finished_moves] =
+            c.cols(["count_contradicts_re", "final_source", "finished_moves"])?;
         let mut margins = PerSource([[Col(0); 3]; 3]);
         for s in DeadSource::ALL {
             let n = s.name();
@@ -208,6 +213,9 @@ impl GameCols {
             has_markup,
             suspicious,
             unscorable,
+            count_contradicts,
+            final_source,
+            finished_moves,
             benson_low,
             benson_high,
             dead_markup,
@@ -252,6 +260,9 @@ impl GameCols {
                     })),
                     suspicious: self.suspicious.flag(row),
                     unscorable: !self.unscorable.get(row).is_empty(),
+                    count_contradicts: self.count_contradicts.flag(row),
+                    final_source: self.final_source.text(row),
+                    finished_moves: self.finished_moves.text(row),
                     benson_low: self.benson_low.text(row),
                     benson_high: self.benson_high.text(row),
                     area: self.area.map(|c| c.num(row)),
@@ -269,6 +280,7 @@ pub(super) struct BlockCols {
     anchor: Col,
     stones: Col,
     alive: PerMethod<Col>,
+    final_status: Col,
 }
 
 impl BlockCols {
@@ -286,6 +298,7 @@ impl BlockCols {
             anchor,
             stones,
             alive,
+            final_status: c.col("final")?,
         })
     }
 }
@@ -356,17 +369,17 @@ impl Tally {
     /// a merge join that holds one game at a time instead of a key per game of the corpus.
     fn read_blocks(&mut self, dir: &Path) -> Result<(), ReportError> {
         let (mut games, gc) = open(dir, "games.csv")?;
-        let [g_file, g_game, g_how] = gc.cols(["file", "game", "how"])?;
+        let [g_file, g_game, g_how, g_dt] = gc.cols(["file", "game", "how", "DT"])?;
         let (mut r, c) = open(dir, "blocks.csv")?;
         let c = BlockCols::of(&c)?;
         let mut key = (String::new(), String::new());
-        let mut ending = Ending::Other;
+        let (mut ending, mut era) = (Ending::Other, Era::Unknown);
         let (mut row, mut game_row) = (csv::StringRecord::new(), csv::StringRecord::new());
         while next_row(&mut r, &mut row, dir, "blocks.csv")? {
             let (file, game) = (c.file.get(&row), c.game.get(&row));
             if key.0 != file || key.1 != game {
                 key = (file.to_string(), game.to_string());
-                ending = loop {
+                (ending, era) = loop {
                     if !next_row(&mut games, &mut game_row, dir, "games.csv")? {
                         return Err(ReportError::Read(format!(
                             "{}: game {game} of {file} is not in games.csv, or not in its order",
@@ -374,7 +387,10 @@ impl Tally {
                         )));
                     }
                     if g_file.get(&game_row) == file && g_game.get(&game_row) == game {
-                        break Ending::of(g_how.get(&game_row));
+                        break (
+                            Ending::of(g_how.get(&game_row)),
+                            Era::of(g_dt.get(&game_row)),
+                        );
                     }
                 };
             }
@@ -385,8 +401,11 @@ impl Tally {
                 anchor: Label::Text(c.anchor.get(&row)),
                 stones: c.stones.num(&row),
                 alive: PerMethod(c.alive.0.map(|m| m.flag(&row))),
+                final_status: FinalStatus::ALL
+                    .into_iter()
+                    .find(|f| f.as_str() == c.final_status.get(&row)),
             };
-            self.add_block(ending, &facts);
+            self.add_block(ending, era, &facts);
         }
         Ok(())
     }

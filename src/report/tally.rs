@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::ops::AddAssign;
 
-use super::facts::{BigEyeFacts, BlockFacts, ChainFacts, Ending, GameFacts, ScoreFacts};
+use super::facts::{BigEyeFacts, BlockFacts, ChainFacts, Ending, Era, GameFacts, ScoreFacts};
 use crate::life::{Method, PerMethod};
 use crate::row::FileAnalysis;
-use crate::score::{DeadSource, PerSource};
+use crate::score::{DeadSource, FinalStatus, PerSource};
 
 /// Sums per ending, and over all games.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,9 +48,10 @@ pub struct LifeSums {
     pub benson_territory: [u64; 2],
 }
 
-fn add2(a: &mut [u64; 2], b: &[u64; 2]) {
-    a[0] += b[0];
-    a[1] += b[1];
+fn add2<const N: usize>(a: &mut [u64; N], b: &[u64; N]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
 }
 
 impl AddAssign<&LifeSums> for LifeSums {
@@ -64,6 +65,66 @@ impl AddAssign<&LifeSums> for LifeSums {
         }
         add2(&mut self.benson_territory, &o.benson_territory);
     }
+}
+
+/// Blocks against their status at the end of the game (blocks.csv `final`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FinalSums {
+    /// Blocks and stones by final status, in `FinalStatus::ALL` order.
+    pub blocks: [u64; 3],
+    pub stones: [u64; 3],
+    /// Per method: blocks and stones that lived to the end (alive or seki) and that the
+    /// method proves alive.
+    pub proven_blocks: PerMethod<u64>,
+    pub proven_stones: PerMethod<u64>,
+    /// Per method: blocks it calls alive that died.
+    pub died: PerMethod<u64>,
+}
+
+impl FinalSums {
+    fn add(&mut self, b: &BlockFacts, status: FinalStatus) {
+        let k = status as usize;
+        self.blocks[k] += 1;
+        self.stones[k] += b.stones;
+        for m in Method::ALL {
+            if b.alive[m] && status.lives() {
+                self.proven_blocks[m] += 1;
+                self.proven_stones[m] += b.stones;
+            }
+            self.died[m] += u64::from(b.alive[m] && !status.lives());
+        }
+    }
+
+    /// Blocks and stones that lived to the end.
+    pub fn living(&self) -> (u64, u64) {
+        (
+            self.blocks[0] + self.blocks[1],
+            self.stones[0] + self.stones[1],
+        )
+    }
+}
+
+impl AddAssign<&FinalSums> for FinalSums {
+    fn add_assign(&mut self, o: &FinalSums) {
+        add2(&mut self.blocks, &o.blocks);
+        add2(&mut self.stones, &o.stones);
+        for m in Method::ALL {
+            self.proven_blocks[m] += o.proven_blocks[m];
+            self.proven_stones[m] += o.proven_stones[m];
+            self.died[m] += o.died[m];
+        }
+    }
+}
+
+/// A block a method calls alive that died by the end of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Died {
+    pub file: String,
+    pub game: String,
+    pub colour: String,
+    pub anchor: String,
+    pub stones: u64,
+    pub alive: PerMethod<bool>,
 }
 
 /// Margins of one dead-stone source compared with RE.
@@ -196,6 +257,19 @@ pub struct NotBenson {
     pub mpfix: bool,
 }
 
+/// A record whose result its finished count contradicts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contradicted {
+    pub file: String,
+    pub game: String,
+    pub re: String,
+    pub rules: String,
+    /// The count's margin and where its dead stones came from.
+    pub margin: f64,
+    pub source: String,
+    pub finished_moves: String,
+}
+
 /// A record whose result contradicts what Benson proves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Suspicious {
@@ -262,12 +336,18 @@ pub struct Tally {
     /// Estimate's winner against RE's for resigned games: `(games, agreeing)`.
     pub resign_winner: (u64, u64),
     pub suspicious: Vec<Suspicious>,
+    pub contradicted: Vec<Contradicted>,
     /// Benson-proven points (stones and territory) and area scores, per colour.
     pub proven: [u64; 2],
     pub area: [u64; 2],
     pub chains: BTreeMap<ChainKind, ChainSums>,
     /// By `(size, shape)`.
     pub big_eyes: BTreeMap<(u32, String), EyeSums>,
+    /// Blocks against their final status: all, by ending, by era.
+    pub finals: FinalSums,
+    pub finals_by_ending: BTreeMap<Ending, FinalSums>,
+    pub finals_by_era: BTreeMap<Era, FinalSums>,
+    pub died: Vec<Died>,
 }
 
 impl Tally {
@@ -346,6 +426,22 @@ impl Tally {
                 high: s.benson_high.clone(),
             });
         }
+        let best = if s.final_source == DeadSource::Markup.name() {
+            DeadSource::Markup
+        } else {
+            DeadSource::Estimate
+        };
+        if let (true, Some(margin)) = (s.count_contradicts, s.margins[best].rules) {
+            self.contradicted.push(Contradicted {
+                file: g.file.clone(),
+                game: g.game.clone(),
+                re: r.re.clone(),
+                rules: r.rules.clone(),
+                margin,
+                source: s.final_source.clone(),
+                finished_moves: s.finished_moves.clone(),
+            });
+        }
         if r.how == "resign" && (r.winner == "B" || r.winner == "W") {
             if let Some(m) = s.margins[DeadSource::Estimate].territory {
                 self.resign_winner.0 += 1;
@@ -381,8 +477,26 @@ impl Tally {
         }
     }
 
-    /// Adds one block of a game that ended as `ending`.
-    pub fn add_block(&mut self, ending: Ending, b: &BlockFacts) {
+    /// Adds one block of a game that ended as `ending`, played in `era`.
+    pub fn add_block(&mut self, ending: Ending, era: Era, b: &BlockFacts) {
+        if let Some(status) = b.final_status {
+            self.finals.add(b, status);
+            self.finals_by_ending
+                .entry(ending)
+                .or_default()
+                .add(b, status);
+            self.finals_by_era.entry(era).or_default().add(b, status);
+            if !status.lives() && Method::ALL.into_iter().any(|m| b.alive[m]) {
+                self.died.push(Died {
+                    file: b.file.to_string(),
+                    game: b.game.to_string(),
+                    colour: if b.white { "W" } else { "B" }.to_string(),
+                    anchor: b.anchor.to_string(),
+                    stones: b.stones,
+                    alive: b.alive.clone(),
+                });
+            }
+        }
         let colour = usize::from(b.white);
         for l in self.life.both(ending) {
             l.blocks[colour] += 1;
@@ -483,6 +597,26 @@ impl Tally {
                 s.scorable_within_one,
             );
         }
+        for status in FinalStatus::ALL {
+            let k = status as usize;
+            push("final_blocks", "", status.as_str(), self.finals.blocks[k]);
+            push("final_stones", "", status.as_str(), self.finals.stones[k]);
+        }
+        for m in Method::ALL {
+            push(
+                "final_living_proven_blocks",
+                "",
+                m.name(),
+                self.finals.proven_blocks[m],
+            );
+            push(
+                "final_living_proven_stones",
+                "",
+                m.name(),
+                self.finals.proven_stones[m],
+            );
+            push("final_alive_but_died", "", m.name(), self.finals.died[m]);
+        }
         let d = &self.dead;
         push("dead_vs_markup", "", "games", d.games);
         push("dead_vs_markup", "", "exact", d.exact);
@@ -543,8 +677,9 @@ impl Tally {
             self.add_game(&GameFacts::of(file, a, g));
             let Some(game) = g.game else { continue };
             let ending = Ending::of_row(g);
+            let era = Era::of(&g.info.dt);
             for b in &g.blocks {
-                self.add_block(ending, &BlockFacts::of(file, game, b));
+                self.add_block(ending, era, &BlockFacts::of(file, game, b));
             }
             for c in &g.chains {
                 self.add_chain(&ChainFacts::of(c));
@@ -597,6 +732,15 @@ impl AddAssign<&Tally> for Tally {
         self.resign_winner.0 += o.resign_winner.0;
         self.resign_winner.1 += o.resign_winner.1;
         self.suspicious.extend(o.suspicious.iter().cloned());
+        self.contradicted.extend(o.contradicted.iter().cloned());
+        self.finals += &o.finals;
+        for (k, v) in &o.finals_by_ending {
+            *self.finals_by_ending.entry(*k).or_default() += v;
+        }
+        for (k, v) in &o.finals_by_era {
+            *self.finals_by_era.entry(*k).or_default() += v;
+        }
+        self.died.extend(o.died.iter().cloned());
         add2(&mut self.proven, &o.proven);
         add2(&mut self.area, &o.area);
         for (k, v) in &o.chains {
@@ -631,7 +775,41 @@ mod tests {
             anchor: Label::Text("aa"),
             stones,
             alive: PerMethod::from_fn(|m| alive.contains(&m)),
+            final_status: None,
         }
+    }
+
+    /// A block whose final status is known.
+    fn ended(stones: u64, alive: &[Method], status: FinalStatus) -> BlockFacts<'static> {
+        BlockFacts {
+            final_status: Some(status),
+            ..block(stones, alive)
+        }
+    }
+
+    #[test]
+    fn blocks_count_against_their_final_status() {
+        use FinalStatus::*;
+        let mut t = Tally::default();
+        t.add_block(
+            Ending::Score,
+            Era::To1989,
+            &ended(4, &[Method::Benson, Method::Mp95], Alive),
+        );
+        t.add_block(Ending::Score, Era::To1989, &ended(2, &[Method::Mp95], Dead));
+        t.add_block(Ending::Resign, Era::Since2010, &ended(3, &[], Seki));
+        t.add_block(Ending::Resign, Era::Since2010, &block(5, &[Method::Benson]));
+        assert_eq!(t.finals.blocks, [1, 1, 1]);
+        assert_eq!(t.finals.living(), (2, 7));
+        assert_eq!(t.finals.proven_blocks[Method::Benson], 1);
+        assert_eq!(t.finals.proven_stones[Method::Mp95], 4);
+        assert_eq!(t.finals.died[Method::Mp95], 1);
+        assert_eq!(t.finals.died[Method::Benson], 0);
+        assert_eq!(t.died.len(), 1);
+        assert_eq!(t.finals_by_era[&Era::Since2010].blocks, [0, 1, 0]);
+        assert_eq!(t.finals_by_ending[&Ending::Score].living(), (1, 4));
+        // A block without a final status counts nowhere here.
+        assert_eq!(t.finals_by_ending[&Ending::Resign].blocks, [0, 1, 0]);
     }
 
     fn game(file: &str, how: &str, winner: &str, margin: Option<f64>) -> GameFacts {
@@ -673,6 +851,9 @@ mod tests {
             margins: PerSource([at(markup), at(estimate), at(0.0)]),
             suspicious: false,
             unscorable: file.starts_with('u'),
+            count_contradicts: false,
+            final_source: "markup".into(),
+            finished_moves: "0".into(),
             benson_low: "-10".into(),
             benson_high: "20".into(),
             area: [50, 40],
@@ -683,8 +864,12 @@ mod tests {
     #[test]
     fn blocks_count_under_their_ending_and_under_all() {
         let mut t = Tally::default();
-        t.add_block(Ending::Score, &block(4, &[Method::Benson, Method::Mpfix]));
-        t.add_block(Ending::Resign, &block(2, &[Method::Mp95]));
+        t.add_block(
+            Ending::Score,
+            Era::Unknown,
+            &block(4, &[Method::Benson, Method::Mpfix]),
+        );
+        t.add_block(Ending::Resign, Era::Unknown, &block(2, &[Method::Mp95]));
         let score = t.life.get(Ending::Score);
         assert_eq!((score.blocks, score.stones), ([1, 0], [4, 0]));
         assert_eq!(score.alive_stones[Method::Benson], [4, 0]);
@@ -770,7 +955,11 @@ mod tests {
         let mut whole = Tally::default();
         for g in &games {
             whole.add_game(g);
-            whole.add_block(Ending::Score, &block(3, &[Method::Mp95]));
+            whole.add_block(
+                Ending::Score,
+                Era::To2009,
+                &ended(3, &[Method::Mp95], FinalStatus::Dead),
+            );
         }
         whole.add_chain(&ChainFacts {
             word: "2".into(),
@@ -784,7 +973,11 @@ mod tests {
             for (k, g) in games.iter().enumerate() {
                 let part = if k < split { &mut a } else { &mut b };
                 part.add_game(g);
-                part.add_block(Ending::Score, &block(3, &[Method::Mp95]));
+                part.add_block(
+                    Ending::Score,
+                    Era::To2009,
+                    &ended(3, &[Method::Mp95], FinalStatus::Dead),
+                );
             }
             b.add_chain(&ChainFacts {
                 word: "2".into(),

@@ -67,6 +67,82 @@ pub struct Finished {
     pub open: u32,
 }
 
+/// What became of a block by the end of the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FinalStatus {
+    Alive,
+    /// Alive without eyes of its own: it shares liberties that neither side can fill.
+    Seki,
+    Dead,
+}
+
+impl FinalStatus {
+    pub const ALL: [FinalStatus; 3] = [FinalStatus::Alive, FinalStatus::Seki, FinalStatus::Dead];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FinalStatus::Alive => "alive",
+            FinalStatus::Seki => "seki",
+            FinalStatus::Dead => "dead",
+        }
+    }
+
+    /// Whether the block is on the board when the game is counted.
+    pub fn lives(self) -> bool {
+        self != FinalStatus::Dead
+    }
+}
+
+/// The final status of each stone of `start` (`None` on empty points): dead when `dead`
+/// names it or the finish captured it; seki when its block in `end` (the finished position,
+/// `end_dead` its dead stones still standing) touches an empty point of no one's territory
+/// that neither side can fill without putting its own block in atari; alive otherwise.
+pub fn final_status(
+    start: &Board,
+    dead: &[Idx],
+    end: &Board,
+    end_dead: &[Idx],
+) -> Vec<Option<FinalStatus>> {
+    let mut settled = end.clone();
+    for &i in end_dead {
+        settled.setup(end.point(i), None).expect("on-board point");
+    }
+    let regions = EmptyRegions::find(&settled);
+    let g = FastBoard::from_board(&settled);
+    let shared = |p: Idx| {
+        settled.cell(p) == Cell::Empty
+            && regions.owner(p).is_none()
+            && !g.fills_safely(Color::Black, p)
+            && !g.fills_safely(Color::White, p)
+    };
+    let mut seki_heads = Vec::new();
+    for p in settled.points().filter(|&p| shared(p)) {
+        for n in settled.neighbours(p) {
+            if let Cell::Stone(_) = g.cell(n) {
+                seki_heads.push(g.head(n));
+            }
+        }
+    }
+    let mut is_dead = vec![false; start.cell_count()];
+    for &i in dead {
+        is_dead[i] = true;
+    }
+    let mut out = vec![None; start.cell_count()];
+    for i in start.points() {
+        let Cell::Stone(c) = start.cell(i) else {
+            continue;
+        };
+        out[i] = Some(if is_dead[i] || settled.cell(i) != Cell::Stone(c) {
+            FinalStatus::Dead
+        } else if seki_heads.contains(&g.head(i)) {
+            FinalStatus::Seki
+        } else {
+            FinalStatus::Alive
+        });
+    }
+    out
+}
+
 /// No finish plays more moves than this many per board point: a safety bound, far above what
 /// filling a board's dame takes.
 const MOVES_PER_POINT: usize = 1;
@@ -410,6 +486,9 @@ mod tests {
         assert!(f.dead.is_empty());
         assert!(added(&b, &f).contains(&(Color::White, "ca".to_string())));
         assert_eq!(f.board.cell(at(&b, "cb")), Cell::Empty);
+        let status = final_status(&b, &dead, &f.board, &f.dead);
+        assert_eq!(status[at(&b, "cb")], Some(FinalStatus::Dead));
+        assert_eq!(status[at(&b, "ba")], Some(FinalStatus::Alive));
     }
 
     /// The two shared liberties of a seki (eb, gb) stay empty: neither side can fill one
@@ -434,6 +513,12 @@ mod tests {
         let c = count(&f.board, &f.dead);
         assert_eq!(c.neutral, 2);
         assert_eq!(c.area_territory, [0, 13]);
+        // Both blocks beside the shared liberties are in seki; the outer wall is alive.
+        let status = final_status(&b, &[], &f.board, &f.dead);
+        assert_eq!(status[at(&b, "da")], Some(FinalStatus::Seki));
+        assert_eq!(status[at(&b, "ea")], Some(FinalStatus::Seki));
+        assert_eq!(status[at(&b, "aa")], Some(FinalStatus::Alive));
+        assert_eq!(status[at(&b, "ba")], None);
     }
 
     /// Open borders are left open and counted: no fill reaches the middle of an open area.

@@ -13,9 +13,9 @@ mod race;
 
 pub use count::{count, count_as_is, Count};
 pub use estimate::{estimate_dead, PLAYOUTS};
-pub use finish::{finish, Finished, Unsure};
+pub use finish::{final_status, finish, FinalStatus, Finished, Unsure};
 
-use crate::go::board::{Board, Cell, Idx, Point};
+use crate::go::board::{Board, Cell, Color, Idx, Point};
 use crate::sgf::result::{GameResult, Rules, Winner};
 
 /// Where a final position's dead stones come from (§3).
@@ -74,17 +74,28 @@ pub enum Unscorable {
     /// The record stopped before the borders were closed: this many neutral points are
     /// left that no dame fill reaches (`Finished::open`).
     OpenBorders(u32),
+    /// The record stops in the opening or the middle game: this many stones stand on a
+    /// board of that many points, under a third of it (empty records with a result
+    /// included).
+    FewStones(u32, u32),
 }
 
 /// Open points from which a record counts as stopped mid-game: fewer are a seki's or a
-/// small gap's; on the professional sample, positions with four or more were counted as RE
-/// in a fifth of the games, against over half of the rest (docs/scoring.md).
+/// small gap's (docs/scoring.md has how the two differ against RE).
 pub const OPEN_BORDERS: u32 = 4;
 
 impl Unscorable {
     /// Whether a finished position can be counted.
     pub fn check(f: &Finished) -> Option<Unscorable> {
-        (f.open >= OPEN_BORDERS).then_some(Unscorable::OpenBorders(f.open))
+        let points = u32::from(f.board.size()).pow(2);
+        let stones = f.board.count(Color::Black) + f.board.count(Color::White);
+        if 3 * stones < points {
+            Some(Unscorable::FewStones(stones, points))
+        } else if f.open >= OPEN_BORDERS {
+            Some(Unscorable::OpenBorders(f.open))
+        } else {
+            None
+        }
     }
 }
 
@@ -92,6 +103,7 @@ impl std::fmt::Display for Unscorable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Unscorable::OpenBorders(n) => write!(f, "open borders: {n} neutral points"),
+            Unscorable::FewStones(s, n) => write!(f, "too few stones: {s} on {n} points"),
         }
     }
 }
@@ -223,6 +235,20 @@ pub fn contradicts_benson(
         Some(Counting::Territory) => area(2.0, territory_shift),
         None => area(1.0, 0.0) && area(2.0, territory_shift),
     }
+}
+
+/// Counts this far from RE are beyond what finishing and the estimate get wrong in a game
+/// they are sure of, almost always (docs/scoring.md has the share).
+pub const FAR_OFF: f32 = 10.0;
+
+/// Whether a count contradicts RE: another winner by three points or more, or a margin
+/// `FAR_OFF` or more away.
+pub fn contradicts_count(margin: f32, result: &GameResult) -> bool {
+    let Some(want) = signed_margin(result) else {
+        return false;
+    };
+    let off = (margin - want).abs();
+    off >= FAR_OFF || (off >= 3.0 && (margin > 0.0) != (want > 0.0))
 }
 
 fn outside(bounds: (f32, f32), slack: f32, shift: f32, result: &GameResult) -> bool {

@@ -246,7 +246,7 @@ fn in_china(text: &str) -> bool {
 }
 
 /// The first four-digit year in DT.
-fn year(dt: &str) -> Option<u32> {
+pub fn year(dt: &str) -> Option<u32> {
     let b = dt.as_bytes();
     b.windows(4)
         .enumerate()

@@ -24,6 +24,7 @@ pub const BLOCK_COLUMNS: &[&str] = &[
     "mp95_eyes",
     "mpfix_eyes",
     "chain",
+    "final",
 ];
 
 /// The columns of chains.csv, in order.
@@ -65,7 +66,8 @@ pub fn write_blocks(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<(
                 .flag(v.mpfix)
                 .flag(v.mp95_eyes)
                 .flag(v.mpfix_eyes)
-                .plain(v.chain.as_deref().unwrap_or("").as_bytes());
+                .plain(v.chain.as_deref().unwrap_or("").as_bytes())
+                .plain(b.final_status.map_or("", |f| f.as_str()).as_bytes());
             t.end_row()?;
         }
     }

@@ -263,9 +263,18 @@ pub const COLUMNS: &[Column] = &[
         Some(s) => t.flag(s.suspicious),
         None => t.text(""),
     }),
+    col!("count_contradicts_re", |t, g| match &g.game.score {
+        Some(s) => t.flag(s.count_contradicts),
+        None => t.text(""),
+    }),
     col!("score_source", |t, g| t.text(
         g.game.score.as_ref().map_or("", |s| s.best().0.name())
     )),
+    col!("final_source", |t, g| t.text(match &g.game.score {
+        Some(s) if s.markup.is_some() => DeadSource::Markup.name(),
+        Some(s) if s.estimate.is_some() => DeadSource::Estimate.name(),
+        _ => "",
+    })),
     col!("finished_moves", |t, g| t.opt(
         g.game
             .score
