@@ -493,7 +493,7 @@ impl Tally {
                     colour: if b.white { "W" } else { "B" }.to_string(),
                     anchor: b.anchor.to_string(),
                     stones: b.stones,
-                    alive: b.alive.clone(),
+                    alive: b.alive,
                 });
             }
         }
