@@ -1,7 +1,8 @@
 //! The project's own dead-stone estimate (scoring-spec §3, `estimate`).
 //!
 //! Assumption: the game is over, so what random play from the final position settles is what
-//! the players settled. `PLAYOUTS` seeded playouts play under a light policy (see `playout`)
+//! the players settled. `PLAYOUTS` seeded playouts (`FIRST_PLAYOUTS` when those already judge
+//! every group clearly) play under a light policy (see `playout`)
 //! until both sides pass; then every point is owned by the stone on it or by the colour
 //! around it. Stones are judged by group (blocks sharing a liberty): a group is dead when the
 //! opponent ends up owning most of its stones and of the empty regions it touches, or when all
@@ -25,6 +26,10 @@ use crate::go::random::{Fnv1a, Rng};
 /// were less accurate (docs/scoring.md has the figures).
 pub const PLAYOUTS: u32 = 64;
 
+/// Playouts after which the estimate stops when they judge every group clearly (`settled`),
+/// their counts scaled to `PLAYOUTS`; a divisor of it.
+const FIRST_PLAYOUTS: u32 = 16;
+
 /// The stones of `board` the estimate calls dead, in index order. `protected[i]` marks the
 /// stones that must stay alive (Benson's).
 pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<Idx> {
@@ -38,7 +43,15 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         .points()
         .filter(|&i| board.cell(i) == Cell::Empty)
         .collect();
-    for _ in 0..PLAYOUTS {
+    for k in 0..PLAYOUTS {
+        if k == FIRST_PLAYOUTS && settled(board, protected, &black, &white) {
+            let scale = PLAYOUTS / FIRST_PLAYOUTS;
+            black
+                .iter_mut()
+                .chain(white.iter_mut())
+                .for_each(|v| *v *= scale);
+            break;
+        }
         empties.clear();
         empties.extend_from_slice(&start_empties);
         let end = playout(&fast, to_move, &mut rng, &mut empties);
@@ -86,6 +99,40 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     let mut dead = settle(board, dead_blocks);
     dead.sort_unstable();
     dead
+}
+
+/// Whether the first playouts already judge every group clearly: the points of each (its
+/// stones and the empty regions it touches) went three to one or more its owner's way or the
+/// other. The rest of the playouts would not change the verdicts then, and they cost most of
+/// a scored game's time (docs/scoring.md has what stopping early changed).
+fn settled(board: &Board, protected: &[bool], black: &[u32], white: &[u32]) -> bool {
+    let cells = board.cell_count();
+    let (mut seen, mut near) = (vec![false; cells], vec![false; cells]);
+    let (mut group, mut around) = (Vec::new(), Vec::new());
+    for start in board.points() {
+        let Cell::Stone(c) = board.cell(start) else {
+            continue;
+        };
+        if seen[start] {
+            continue;
+        }
+        collect_group(board, start, c, &mut seen, &mut group);
+        if group.iter().any(|&i| protected[i]) {
+            continue;
+        }
+        surroundings(board, &group, &mut near, &mut around);
+        let (own, theirs) = match c {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        let points = || group.iter().chain(&around);
+        let owned: u32 = points().map(|&i| own[i]).sum();
+        let lost: u32 = points().map(|&i| theirs[i]).sum();
+        if 4 * owned < 3 * (owned + lost) && 4 * lost < 3 * (owned + lost) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The blocks of a group of `c` the playouts keep alive that lose a capturing race whoever moves
@@ -360,6 +407,47 @@ fn position_hash(b: &Board, to_move: Color) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first playouts settle a position when each group's points went three to one
+    /// either way; a group split evenly keeps the playouts going.
+    #[test]
+    fn early_playouts_settle_only_clear_positions() {
+        let b = Board::from_ascii(
+            ".X.O.
+             .X.O.
+             .X.O.
+             .X.O.
+             .X.O.",
+        );
+        let none = vec![false; b.cell_count()];
+        let n = b.cell_count();
+        let (mut black, mut white) = (vec![0; n], vec![0; n]);
+        for i in b.points() {
+            let x = b.point(i).x;
+            if x < 2 {
+                black[i] = FIRST_PLAYOUTS;
+            } else if x > 2 {
+                white[i] = FIRST_PLAYOUTS;
+            } else {
+                black[i] = FIRST_PLAYOUTS / 2;
+                white[i] = FIRST_PLAYOUTS / 2;
+            }
+        }
+        assert!(settled(&b, &none, &black, &white));
+        // Black's wall lost in half the playouts: not clear.
+        for i in b.points().filter(|&i| b.point(i).x == 1) {
+            black[i] = FIRST_PLAYOUTS / 2;
+            white[i] = FIRST_PLAYOUTS / 2;
+        }
+        for i in b.points().filter(|&i| b.point(i).x == 0) {
+            black[i] = 0;
+            white[i] = FIRST_PLAYOUTS;
+        }
+        assert!(!settled(&b, &none, &black, &white));
+        // Protected stones are not judged.
+        let all = vec![true; n];
+        assert!(settled(&b, &all, &black, &white));
+    }
 
     /// Two walls across a 9×9 board, and a white stone alone in Black's part.
     const LONE_STONE: &str = ".........
