@@ -231,6 +231,8 @@ fn score_position(
         let margins = score::margins(&c, captures, rec.komi, rec.rules, rec.handicap);
         let mut dead: Vec<_> = dead.iter().map(|&i| r.board.point(i)).collect();
         dead.sort_unstable();
+        let stones = r.board.count(Color::Black) + r.board.count(Color::White);
+        let unscorable = f.and_then(|f| score::Unscorable::check(f, dead.len() as u32, stones));
         SourceScore {
             dead,
             margin: margins.under(rec.rules),
@@ -240,7 +242,7 @@ fn score_position(
             finished_moves: f.map_or(0, |f| f.moves),
             unsure: f.map_or_else(score::Unsure::default, |f| f.unsure),
             open: f.map_or(0, |f| f.open),
-            unscorable: f.and_then(score::Unscorable::check),
+            unscorable,
         }
     };
     // Two passes at the end: the players ended the game, and a server counted what they

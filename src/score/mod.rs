@@ -78,6 +78,9 @@ pub enum Unscorable {
     /// board of that many points, under a third of it (empty records with a result
     /// included).
     FewStones(u32, u32),
+    /// Most stones are called dead (this many of that many): the record is not a finished
+    /// game, and the estimate's assumption that it is fails.
+    MostlyDead(u32, u32),
 }
 
 /// Open points from which a record counts as stopped mid-game: fewer are a seki's or a
@@ -85,12 +88,15 @@ pub enum Unscorable {
 pub const OPEN_BORDERS: u32 = 4;
 
 impl Unscorable {
-    /// Whether a finished position can be counted.
-    pub fn check(f: &Finished) -> Option<Unscorable> {
+    /// Whether a finished position can be counted; `dead` of the `stones` of the position
+    /// before finishing were called dead.
+    pub fn check(f: &Finished, dead: u32, stones: u32) -> Option<Unscorable> {
         let points = u32::from(f.board.size()).pow(2);
-        let stones = f.board.count(Color::Black) + f.board.count(Color::White);
-        if 3 * stones < points {
-            Some(Unscorable::FewStones(stones, points))
+        let standing = f.board.count(Color::Black) + f.board.count(Color::White);
+        if 3 * standing < points {
+            Some(Unscorable::FewStones(standing, points))
+        } else if 5 * dead >= 2 * stones {
+            Some(Unscorable::MostlyDead(dead, stones))
         } else if f.open >= OPEN_BORDERS {
             Some(Unscorable::OpenBorders(f.open))
         } else {
@@ -104,6 +110,7 @@ impl std::fmt::Display for Unscorable {
         match self {
             Unscorable::OpenBorders(n) => write!(f, "open borders: {n} neutral points"),
             Unscorable::FewStones(s, n) => write!(f, "too few stones: {s} on {n} points"),
+            Unscorable::MostlyDead(d, s) => write!(f, "most stones dead: {d} of {s}"),
         }
     }
 }
@@ -371,5 +378,57 @@ mod tests {
             &b685,
             Rules::Unknown
         ));
+    }
+
+    #[test]
+    fn records_stopped_mid_game_are_unscorable() {
+        let half = Board::from_ascii(
+            "XXXXOOOO.
+             XXXXOOOO.
+             .........
+             .........
+             .........
+             .........
+             .........
+             .........
+             .........",
+        );
+        let f = |board: &Board, open: u32| Finished {
+            board: board.clone(),
+            dead: Vec::new(),
+            captures: [0, 0],
+            moves: 0,
+            unsure: Unsure::default(),
+            open,
+        };
+        // 16 stones on 81 points: under a third.
+        assert_eq!(
+            Unscorable::check(&f(&half, 0), 0, 16),
+            Some(Unscorable::FewStones(16, 81))
+        );
+        let full = Board::from_ascii(
+            "XXXXOOOO.
+             XXXXOOOO.
+             XXXXOOOO.
+             XXXXOOOO.
+             XXXXOOOO.
+             XXXXOOOO.
+             XXXXOOOO.
+             .........
+             .........",
+        );
+        assert_eq!(Unscorable::check(&f(&full, 0), 0, 56), None);
+        assert_eq!(
+            Unscorable::check(&f(&full, 0), 28, 56),
+            Some(Unscorable::MostlyDead(28, 56))
+        );
+        assert_eq!(
+            Unscorable::check(&f(&full, OPEN_BORDERS), 0, 56),
+            Some(Unscorable::OpenBorders(OPEN_BORDERS))
+        );
+        assert_eq!(
+            Unscorable::OpenBorders(7).to_string(),
+            "open borders: 7 neutral points"
+        );
     }
 }
