@@ -125,6 +125,9 @@ pub struct AnalyzeArgs {
     /// rows are named by the path as listed.
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<String>,
+    /// The --files-from entries end with NUL, not newline (`find -print0`): any file name.
+    #[arg(short = '0', long = "null", requires = "files_from")]
+    pub null: bool,
     /// Only the inputs of shard K of N (K from 0), chosen by a stable hash of their names;
     /// `livingblocks merge` joins the shards' outputs.
     #[arg(long, value_name = "K/N")]
@@ -173,7 +176,7 @@ impl AnalyzeArgs {
         let paths = &self.paths;
         let mut roots: Vec<Root> = paths.iter().map(Root::arg).collect();
         if let Some(list) = &self.files_from {
-            roots.extend(source::read_list(list)?);
+            roots.extend(source::read_list(list, self.null)?);
         }
         let paths_given = paths
             .iter()

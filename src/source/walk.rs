@@ -104,22 +104,49 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
     Ok(all)
 }
 
-/// Reads `--files-from`: one path per line (`-` reads standard input); blank lines are skipped.
-pub fn read_list(from: &str) -> Result<Vec<Root>, String> {
-    let text = if from == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("standard input: {e}"))?
+/// Reads `--files-from`: one path per line, or, with `nul`, per NUL-terminated entry (what
+/// `find -print0` writes: any name, newlines included); `-` reads standard input. Blank
+/// entries are skipped. An entry is the path's bytes as they are, so names that are not
+/// UTF-8 are read too; their rows are named by the path with the bytes that are not UTF-8
+/// replaced.
+pub fn read_list(from: &str, nul: bool) -> Result<Vec<Root>, String> {
+    let bytes = if from == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+            .map_err(|e| format!("standard input: {e}"))?;
+        b
     } else {
-        std::fs::read_to_string(from).map_err(|e| format!("{from}: {e}"))?
+        std::fs::read(from).map_err(|e| format!("{from}: {e}"))?
     };
-    Ok(text
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| Root {
-            path: PathBuf::from(l),
-            listed: Some(l.to_string()),
+    let end = if nul { b'\0' } else { b'\n' };
+    Ok(bytes
+        .split(|&b| b == end)
+        .map(|e| {
+            if nul {
+                e
+            } else {
+                e.strip_suffix(b"\r").unwrap_or(e)
+            }
+        })
+        .filter(|e| !e.iter().all(u8::is_ascii_whitespace))
+        .map(|e| Root {
+            path: path_of_bytes(e),
+            listed: Some(String::from_utf8_lossy(e).into_owned()),
         })
         .collect())
+}
+
+/// A path from its bytes: exact on Unix, where a name is any bytes; elsewhere through UTF-8.
+fn path_of_bytes(b: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(std::ffi::OsStr::from_bytes(b))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(b).into_owned())
+    }
 }
 
 /// Reads an input's bytes, refusing files over `cap` bytes (checked on the bytes read, so a
@@ -178,7 +205,7 @@ mod tests {
         let list = d.join("list.txt");
         let one = d.join("one/b.sgf").display().to_string();
         std::fs::write(&list, format!("{one}\n\n")).unwrap();
-        let roots = read_list(list.to_str().unwrap()).unwrap();
+        let roots = read_list(list.to_str().unwrap(), false).unwrap();
         let inputs = collect(&roots).unwrap();
         assert_eq!(inputs[0].name, one);
     }

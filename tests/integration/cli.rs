@@ -541,3 +541,51 @@ fn a_vanished_listed_file_is_an_io_error_row() {
     std::fs::File::create(&plain).unwrap();
     assert_eq!(mode(&env.dir.path().join("out/games.csv")), mode(&plain));
 }
+
+/// `-0` reads a `--files-from` list of NUL-terminated entries, as `find -print0` writes it:
+/// a name with a newline in it, and one that is not UTF-8, are read like any other. Without
+/// `-0` a line that is not UTF-8 is read too (the list was refused whole before).
+#[cfg(unix)]
+#[test]
+fn files_from_with_nul_separators_reads_any_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::new();
+    env.write("plain.sgf", "(;SZ[9];B[ee])");
+    env.write("two\nlines.sgf", "(;SZ[9];B[cc])");
+    let odd = std::ffi::OsStr::from_bytes(b"in/caf\xe9.sgf");
+    std::fs::write(env.dir.path().join(odd), "(;SZ[9];B[gg])").unwrap();
+    let mut list = b"in/plain.sgf\0in/two\nlines.sgf\0".to_vec();
+    list.extend_from_slice(b"in/caf\xe9.sgf\0");
+    std::fs::write(env.dir.path().join("list0"), &list).unwrap();
+    let o = env.run(&[
+        "analyze",
+        "--files-from",
+        "list0",
+        "-0",
+        "--out",
+        "out",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got: Vec<(String, String)> = rows(&env.output("out", "games.csv"))
+        .into_iter()
+        .map(|r| (r["file"].clone(), r["status"].clone()))
+        .collect();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(got.iter().all(|(_, s)| s == "ok"), "{got:?}");
+    assert!(got.iter().any(|(f, _)| f == "in/two\nlines.sgf"), "{got:?}");
+    // The same list split at newlines: the name with a newline in it is two missing files,
+    // the name that is not UTF-8 is read.
+    let lines = b"in/plain.sgf\nin/caf\xe9.sgf\n";
+    std::fs::write(env.dir.path().join("list"), lines).unwrap();
+    let o = env.run(&["analyze", "--files-from", "list", "--out", "out2", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let statuses: Vec<String> = rows(&env.output("out2", "games.csv"))
+        .into_iter()
+        .map(|r| r["status"].clone())
+        .collect();
+    assert_eq!(statuses, ["ok", "ok"]);
+    // -0 without --files-from is a usage error.
+    let o = env.run(&["analyze", "in", "-0", "--out", "out3"]);
+    assert_eq!(o.status.code(), Some(2));
+}
