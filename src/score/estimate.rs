@@ -64,38 +64,17 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         }
     }
     let mut dead_blocks = Vec::new();
-    let mut seen = vec![false; n];
-    let mut near = vec![false; n];
-    let mut group = Vec::new();
-    let mut around = Vec::new();
-    for start in board.points() {
-        let Cell::Stone(c) = board.cell(start) else {
-            continue;
-        };
-        if seen[start] {
-            continue;
-        }
-        collect_group(board, start, c, &mut seen, &mut group);
-        if group.iter().any(|&i| protected[i]) {
-            continue;
-        }
-        surroundings(board, &group, &mut near, &mut around);
-        let (own, theirs) = match c {
-            Color::Black => (&black, &white),
-            Color::White => (&white, &black),
-        };
-        let points = || group.iter().chain(&around);
-        let owned: u32 = points().map(|&i| own[i]).sum();
-        let lost: u32 = points().map(|&i| theirs[i]).sum();
-        if lost > owned
-            || one_small_eye(board, &group, theirs)
-            || bent_four_in_the_corner(board, &mut fast, &group, theirs)
+    for_each_group(board, protected, &black, &white, |g| {
+        if g.lost > g.owned
+            || one_small_eye(board, g.stones, g.theirs)
+            || bent_four_in_the_corner(board, &mut fast, g.stones, g.theirs)
         {
-            dead_blocks.push((c, group.clone()));
+            dead_blocks.push((g.colour, g.stones.to_vec()));
         } else {
-            lost_races(&mut fast, c, &group, &mut dead_blocks);
+            lost_races(&mut fast, g.colour, g.stones, &mut dead_blocks);
         }
-    }
+        true
+    });
     let mut dead = settle(board, dead_blocks);
     dead.sort_unstable();
     dead
@@ -106,6 +85,33 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
 /// other. The rest of the playouts would not change the verdicts then, and they cost most of
 /// a scored game's time (docs/scoring.md has what stopping early changed).
 fn settled(board: &Board, protected: &[bool], black: &[u32], white: &[u32]) -> bool {
+    for_each_group(board, protected, black, white, |g| {
+        let all = g.owned + g.lost;
+        4 * g.owned >= 3 * all || 4 * g.lost >= 3 * all
+    })
+}
+
+/// A group as the playouts judged it.
+struct Judged<'a> {
+    colour: Color,
+    stones: &'a [Idx],
+    /// Playout ends at which its owner, or the opponent, held its points (its stones and the
+    /// empty regions it touches), summed over the points.
+    owned: u32,
+    lost: u32,
+    /// Per point, the playout ends the opponent held it at.
+    theirs: &'a [u32],
+}
+
+/// Calls `f` with each group (blocks sharing a liberty) of no protected stone, in the order
+/// of their first stones, until `f` returns false; returns whether it never did.
+fn for_each_group(
+    board: &Board,
+    protected: &[bool],
+    black: &[u32],
+    white: &[u32],
+    mut f: impl FnMut(&Judged) -> bool,
+) -> bool {
     let cells = board.cell_count();
     let (mut seen, mut near) = (vec![false; cells], vec![false; cells]);
     let (mut group, mut around) = (Vec::new(), Vec::new());
@@ -126,9 +132,14 @@ fn settled(board: &Board, protected: &[bool], black: &[u32], white: &[u32]) -> b
             Color::White => (white, black),
         };
         let points = || group.iter().chain(&around);
-        let owned: u32 = points().map(|&i| own[i]).sum();
-        let lost: u32 = points().map(|&i| theirs[i]).sum();
-        if 4 * owned < 3 * (owned + lost) && 4 * lost < 3 * (owned + lost) {
+        let judged = Judged {
+            colour: c,
+            stones: &group,
+            owned: points().map(|&i| own[i]).sum(),
+            lost: points().map(|&i| theirs[i]).sum(),
+            theirs,
+        };
+        if !f(&judged) {
             return false;
         }
     }
