@@ -188,14 +188,18 @@ fn infer_rules(km: Option<f32>, ev: &str, pc: &str) -> (Rules, RulesSource) {
             return (Rules::Ing, RulesSource::Komi);
         }
     }
-    if in_china(pc) {
+    // 6.5 is the komi of territory rules (Japan and Korea since 2003, Korea since 1999);
+    // Chinese rules never used it: such a game held in China is played under its event's
+    // territory rules.
+    let territory_komi = km == Some(6.5);
+    if in_china(pc) && !territory_komi {
         return (Rules::Chinese, RulesSource::Place);
     }
     let ev_words = words(ev);
     if ev_words.iter().any(|w| w == "ing") || ev.contains("应氏") || ev.contains("應氏") {
         return (Rules::Ing, RulesSource::Event);
     }
-    if pc.trim().is_empty() && in_china(ev) {
+    if pc.trim().is_empty() && in_china(ev) && !territory_komi {
         return (Rules::Chinese, RulesSource::Event);
     }
     (Rules::Japanese, RulesSource::Default)
