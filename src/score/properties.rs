@@ -4,7 +4,10 @@
 //! - swapping the colours swaps the count;
 //! - the estimate never kills a protected stone, and kills whole blocks;
 //! - the race reader never reads a Benson-alive block as captured: no sequence of legal
-//!   moves captures one, so a reader that found such a capture would be playing wrong Go.
+//!   moves captures one, so a reader that found such a capture would be playing wrong Go;
+//! - finishing keeps every Benson-alive stone, and swapping the colours swaps what it
+//!   plays;
+//! - the final status calls no Benson-alive stone dead.
 
 use proptest::prelude::*;
 
@@ -101,5 +104,27 @@ proptest! {
                 board.point(b.anchor)
             );
         }
+    }
+
+    #[test]
+    fn finishing_keeps_benson_alive_stones_and_is_colour_symmetric(
+        seed in any::<u64>(),
+        size in sizes(),
+    ) {
+        let (board, to_move, _, protected) = with_benson(seed, size);
+        let dead = estimate_dead(&board, to_move, &protected);
+        let f = finish(&board, &dead, to_move);
+        for i in board.points().filter(|&i| protected[i]) {
+            prop_assert_eq!(f.board.cell(i), board.cell(i), "Benson-alive {} lost", board.point(i));
+        }
+        let status = final_status(&board, &dead, &f.board, &f.dead);
+        for i in board.points().filter(|&i| protected[i]) {
+            prop_assert_ne!(status[i], Some(FinalStatus::Dead), "{}", board.point(i));
+        }
+        let g = finish(&swapped(&board), &dead, to_move.opponent());
+        prop_assert_eq!(f.moves, g.moves);
+        prop_assert_eq!(f.captures, [g.captures[1], g.captures[0]]);
+        prop_assert_eq!(f.unsure, g.unsure);
+        prop_assert_eq!(f.board.to_ascii(), swapped(&g.board).to_ascii());
     }
 }
