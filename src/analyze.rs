@@ -298,6 +298,10 @@ fn score_position(
                 .as_ref()
                 .is_some_and(|res| s.margin.is_some_and(|m| score::contradicts_count(m, res)))
     });
+    let markup_doubt = match (&markup, &estimate) {
+        (Some(m), Some(e)) => hopeless_unmarked(r, net, &m.dead, &e.dead),
+        _ => Vec::new(),
+    };
     let row = ScoreRow {
         has_markup: r.has_markup,
         markup,
@@ -306,8 +310,35 @@ fn score_position(
         benson_bounds: bounds,
         suspicious,
         count_contradicts,
+        markup_doubt,
     };
     (row, status)
+}
+
+/// The anchors of the blocks the markup keeps that are in atari with their last liberty
+/// unmarked (no TB/TW on it) and that the estimate calls dead (`ScoreRow::markup_doubt`).
+fn hopeless_unmarked(
+    r: &Replay,
+    net: &Net,
+    markup_dead: &[crate::go::Point],
+    estimate_dead: &[crate::go::Point],
+) -> Vec<crate::go::Point> {
+    let marked = |p: crate::go::Point| r.territory_markup.iter().any(|m| m.contains(&p));
+    net.blocks
+        .iter()
+        .filter(|b| b.liberties == 1)
+        .filter_map(|b| {
+            let anchor = r.board.point(b.anchor);
+            let kept = markup_dead.binary_search(&anchor).is_err();
+            let killed = estimate_dead.binary_search(&anchor).is_ok();
+            let liberty = b
+                .stones
+                .iter()
+                .flat_map(|&s| r.board.neighbours(s))
+                .find(|&n| r.board.cell(n) == crate::go::Cell::Empty)?;
+            (kept && killed && !marked(r.board.point(liberty))).then_some(anchor)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -324,6 +355,19 @@ mod tests {
             [Status::Ok, Status::Unsupported, Status::Unsupported]
         );
         assert_eq!(a.games[0].position.as_ref().unwrap().stones, [1, 0]);
+    }
+
+    /// White's stone at ba stands in atari inside Black's corner, its last liberty bb marked
+    /// for no one, and the players' markup leaves it on the board: the estimate calls it
+    /// dead, and the row says the markup is in doubt there.
+    #[test]
+    fn hopeless_stones_the_markup_keeps_are_named() {
+        let a = analyze_file(b"(;SZ[9]KM[0]RE[B+1]AB[aa][ca][da][db][dc][dd][de][df][dg][dh][di]AW[ba][ea][eb][ec][ed][ee][ef][eg][eh][ei];B[];W[]TB[ab][ac][ad][ae][af][ag][ah][ai][bc][bd][be][bf][bg][bh][bi][cb][cc][cd][ce][cf][cg][ch][ci]TW[fa][fb][fc][fd][fe][ff][fg][fh][fi][ga][gb][gc][gd][ge][gf][gg][gh][gi][ha][hb][hc][hd][he][hf][hg][hh][hi][ia][ib][ic][id][ie][if][ig][ih][ii])");
+        let s = a.games[0].score.as_ref().unwrap();
+        let ba = crate::go::Point::from_sgf("ba").unwrap();
+        assert!(s.markup.as_ref().unwrap().dead.is_empty());
+        assert_eq!(s.estimate.as_ref().unwrap().dead, [ba]);
+        assert_eq!(s.markup_doubt, [ba]);
     }
 
     #[test]

@@ -169,6 +169,10 @@ pub struct ScoreRow {
     pub suspicious: bool,
     /// The finished count, sure of itself, contradicts RE (`score::contradicts_count`).
     pub count_contradicts: bool,
+    /// Blocks (by anchor) the markup leaves on the board though they are in atari, their
+    /// last liberty marked as no one's territory, and the estimate calls dead: stones the
+    /// players left standing, hopeless, so the markup is no ground truth for them.
+    pub markup_doubt: Vec<Point>,
 }
 
 impl ScoreRow {

@@ -56,6 +56,8 @@ pub struct ScoreFacts {
     pub unscorable: bool,
     /// The finished count contradicts RE (games.csv `count_contradicts_re`).
     pub count_contradicts: bool,
+    /// The markup leaves hopeless blocks standing (games.csv `markup_doubt` is filled).
+    pub markup_doubt: bool,
     /// games.csv `final_source` and `finished_moves`, as written.
     pub final_source: String,
     pub finished_moves: String,
@@ -190,6 +192,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             suspicious: s.suspicious,
             unscorable: s.best().1.unscorable.is_some(),
             count_contradicts: s.count_contradicts,
+            markup_doubt: !s.markup_doubt.is_empty(),
             final_source: if s.markup.is_some() {
                 DeadSource::Markup.name()
             } else if s.estimate.is_some() {

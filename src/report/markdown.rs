@@ -260,6 +260,19 @@ fn dead_section(w: &mut String, d: &DeadSums) {
         d.both,
         pct(d.both, marked)
     );
+    if d.doubtful > 0 {
+        let _ = writeln!(
+            w,
+            "\nIn {} of these games the markup leaves hopeless stones standing: a block in \
+             atari whose last liberty no one marked, which the estimate calls dead (games.csv \
+             `markup_doubt` names them). Over the other {} games the estimate is exact in {} \
+             ({}).",
+            d.doubtful,
+            d.games - d.doubtful,
+            d.exact_undoubted,
+            pct(d.exact_undoubted, d.games - d.doubtful)
+        );
+    }
     if d.differing.is_empty() {
         return;
     }

@@ -138,6 +138,7 @@ pub(super) struct GameCols {
     suspicious: Col,
     unscorable: Col,
     count_contradicts: Col,
+    markup_doubt: Col,
     final_source: Col,
     finished_moves: Col,
     benson_low: Col,
@@ -183,8 +184,12 @@ impl GameCols {
             "dead_estimate",
             "unscorable",
         ])?;
-        let [count_contradicts, final_source, finished_moves] =
-            c.cols(["count_contradicts_re", "final_source", "finished_moves"])?;
+        let [count_contradicts, markup_doubt, final_source, finished_moves] = c.cols([
+            "count_contradicts_re",
+            "markup_doubt",
+            "final_source",
+            "finished_moves",
+        ])?;
         let mut margins = PerSource([[Col(0); 3]; 3]);
         for s in DeadSource::ALL {
             let n = s.name();
@@ -214,6 +219,7 @@ impl GameCols {
             suspicious,
             unscorable,
             count_contradicts,
+            markup_doubt,
             final_source,
             finished_moves,
             benson_low,
@@ -261,6 +267,7 @@ impl GameCols {
                     suspicious: self.suspicious.flag(row),
                     unscorable: !self.unscorable.get(row).is_empty(),
                     count_contradicts: self.count_contradicts.flag(row),
+                    markup_doubt: !self.markup_doubt.get(row).is_empty(),
                     final_source: self.final_source.text(row),
                     finished_moves: self.finished_moves.text(row),
                     benson_low: self.benson_low.text(row),

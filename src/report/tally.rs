@@ -188,6 +188,10 @@ pub struct DeadSums {
     pub both: u64,
     pub estimate_only: u64,
     pub markup_only: u64,
+    /// Games whose markup leaves hopeless blocks standing (games.csv `markup_doubt`), and
+    /// the exact matches among the others.
+    pub doubtful: u64,
+    pub exact_undoubted: u64,
     /// The games where they differ, in table order.
     pub differing: Vec<DeadDiff>,
 }
@@ -203,7 +207,7 @@ pub struct DeadDiff {
 
 impl DeadSums {
     /// Adds a game from its estimated and marked dead stones (SGF points).
-    fn add(&mut self, file: &str, game: &str, estimate: &[String], markup: &[String]) {
+    fn add(&mut self, file: &str, game: &str, estimate: &[String], markup: &[String], doubt: bool) {
         // Points come by column, then row: string order only up to 26 lines, where the SGF
         // letters turn uppercase. Sorted here, the lookups hold for any board.
         let mut e: Vec<&str> = estimate.iter().map(String::as_str).collect();
@@ -221,8 +225,10 @@ impl DeadSums {
         self.both += (e.len() - estimate_only.len()) as u64;
         self.estimate_only += estimate_only.len() as u64;
         self.markup_only += markup_only.len() as u64;
+        self.doubtful += u64::from(doubt);
         if estimate_only.is_empty() && markup_only.is_empty() {
             self.exact += 1;
+            self.exact_undoubted += u64::from(!doubt);
         } else {
             self.differing.push(DeadDiff {
                 file: file.to_string(),
@@ -241,6 +247,8 @@ impl AddAssign<&DeadSums> for DeadSums {
         self.both += o.both;
         self.estimate_only += o.estimate_only;
         self.markup_only += o.markup_only;
+        self.doubtful += o.doubtful;
+        self.exact_undoubted += o.exact_undoubted;
         self.differing.extend(o.differing.iter().cloned());
     }
 }
@@ -400,8 +408,13 @@ impl Tally {
         // The estimate ran when its territory margin is there (the margin under the game's
         // rules is absent when the rules are unknown).
         if s.has_markup && s.margins[DeadSource::Estimate].territory.is_some() {
-            self.dead
-                .add(&g.file, &g.game, &s.dead_estimate, &s.dead_markup);
+            self.dead.add(
+                &g.file,
+                &g.game,
+                &s.dead_estimate,
+                &s.dead_markup,
+                s.markup_doubt,
+            );
         }
         for k in 0..2 {
             self.proven[k] += r.benson_stones[k] + r.benson_territory[k];
@@ -620,6 +633,8 @@ impl Tally {
         let d = &self.dead;
         push("dead_vs_markup", "", "games", d.games);
         push("dead_vs_markup", "", "exact", d.exact);
+        push("dead_vs_markup", "", "markup_doubtful", d.doubtful);
+        push("dead_vs_markup", "", "exact_undoubted", d.exact_undoubted);
         push("dead_vs_markup", "", "stones_both", d.both);
         push(
             "dead_vs_markup",
@@ -852,6 +867,7 @@ mod tests {
             suspicious: false,
             unscorable: file.starts_with('u'),
             count_contradicts: false,
+            markup_doubt: false,
             final_source: "markup".into(),
             finished_moves: "0".into(),
             benson_low: "-10".into(),

@@ -263,6 +263,14 @@ pub const COLUMNS: &[Column] = &[
         Some(s) => t.flag(s.suspicious),
         None => t.text(""),
     }),
+    col!("markup_doubt", |t, g| t.text(
+        &g.game.score.as_ref().map_or(String::new(), |s| s
+            .markup_doubt
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(" "))
+    )),
     col!("count_contradicts_re", |t, g| match &g.game.score {
         Some(s) => t.flag(s.count_contradicts),
         None => t.text(""),
