@@ -8,10 +8,12 @@
 //!    can, else extending, which inside its own territory is teire);
 //! 2. else, when the opponent could play on one of the two liberties of a block of its own
 //!    and leave it in atari beyond saving, connects first (`defend`);
-//! 3. else fills a dame, one that puts an opponent block in atari first (the opponent must
-//!    answer, often inside its own territory), never one that leaves its own block with one
+//! 3. else fills a dame (`fill`): first one that puts an opponent block in atari (the
+//!    opponent must answer, often inside its own territory), then one the opponent would
+//!    fill to put a block of its own in atari; never one that leaves its own block with one
 //!    liberty or an opponent block that lives with no way to save it;
-//! 4. else passes; two passes in a row end it.
+//! 4. else captures dead stones in atari that keep it from filling a dame (`make_room`);
+//! 5. else passes; two passes in a row end it.
 //!
 //! Dead stones stay on the board while this runs, as they do in a game: they take liberties
 //! from the walls around them, and a wall short of liberties must capture them or connect
