@@ -248,22 +248,22 @@ fn score_position(
     // Two passes at the end: the players ended the game, and a server counted what they
     // left; otherwise the record stopped before the end, and the count comes after finishing.
     let ended = r.trailing_passes >= 2;
-    // Each source's score, with the final status of every stone under it.
-    let finished = |dead: Vec<Idx>| {
+    // Each source's score, with the final status of every stone under it when `status`
+    // asks for it (only the best source's is kept).
+    let finished = |dead: Vec<Idx>, status: bool| {
         if ended {
             let c = score::count(&r.board, &dead);
-            let status = score::final_status(&r.board, &dead, &r.board, &dead);
-            return (source(dead, c, None), status);
+            let s = status.then(|| score::final_status(&r.board, &dead, &r.board, &dead));
+            return (source(dead, c, None), s);
         }
         let f = score::finish(&r.board, &dead, r.to_move);
         let c = score::count(&f.board, &f.dead);
-        let status = score::final_status(&r.board, &dead, &f.board, &f.dead);
-        (source(dead, c, Some(&f)), status)
+        let s = status.then(|| score::final_status(&r.board, &dead, &f.board, &f.dead));
+        (source(dead, c, Some(&f)), s)
     };
     let markup = r
         .has_markup
-        .then(|| score::markup_dead(&r.board, &r.territory_markup))
-        .map(finished);
+        .then(|| finished(score::markup_dead(&r.board, &r.territory_markup), true));
     let counted = r.has_markup
         || rec
             .result
@@ -273,11 +273,14 @@ fn score_position(
         EstimateFor::Counted => counted,
         EstimateFor::Never => false,
     }
-    .then(|| finished(score::estimate_dead(&r.board, r.to_move, &protected)));
+    .then(|| {
+        let dead = score::estimate_dead(&r.board, r.to_move, &protected);
+        finished(dead, markup.is_none())
+    });
     // The final status comes from the best source that has dead stones: markup, estimate.
     let (markup, markup_status) = markup.unzip();
     let (estimate, estimate_status) = estimate.unzip();
-    let status = markup_status.or(estimate_status);
+    let status = markup_status.or(estimate_status).flatten();
     let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
     // Stones each side put on the board: those standing plus those the other side took.
     let placed = [

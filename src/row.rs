@@ -185,6 +185,12 @@ impl ScoreRow {
         }
     }
 
+    /// The best source that has dead stones (markup, then the estimate), if the run has one:
+    /// where the blocks' final status comes from.
+    pub fn final_source(&self) -> Option<DeadSource> {
+        Some(self.best().0).filter(|&s| s != DeadSource::None)
+    }
+
     /// The best source of dead stones the run has: markup, then the estimate, then none.
     pub fn best(&self) -> (DeadSource, &SourceScore) {
         DeadSource::ALL

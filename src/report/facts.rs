@@ -193,14 +193,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             unscorable: s.best().1.unscorable.is_some(),
             count_contradicts: s.count_contradicts,
             markup_doubt: !s.markup_doubt.is_empty(),
-            final_source: if s.markup.is_some() {
-                DeadSource::Markup.name()
-            } else if s.estimate.is_some() {
-                DeadSource::Estimate.name()
-            } else {
-                ""
-            }
-            .to_string(),
+            final_source: s.final_source().map_or("", |s| s.name()).to_string(),
             finished_moves: s.best().1.finished_moves.to_string(),
             benson_low: margin_text(s.benson_bounds.0),
             benson_high: margin_text(s.benson_bounds.1),

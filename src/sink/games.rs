@@ -278,11 +278,13 @@ pub const COLUMNS: &[Column] = &[
     col!("score_source", |t, g| t.text(
         g.game.score.as_ref().map_or("", |s| s.best().0.name())
     )),
-    col!("final_source", |t, g| t.text(match &g.game.score {
-        Some(s) if s.markup.is_some() => DeadSource::Markup.name(),
-        Some(s) if s.estimate.is_some() => DeadSource::Estimate.name(),
-        _ => "",
-    })),
+    col!("final_source", |t, g| t.text(
+        g.game
+            .score
+            .as_ref()
+            .and_then(|s| s.final_source())
+            .map_or("", |s| s.name())
+    )),
     col!("finished_moves", |t, g| t.opt(
         g.game
             .score
