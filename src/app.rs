@@ -26,6 +26,8 @@ pub struct AnalyzeConfig {
     pub threads: usize,
     /// Files larger than this many bytes are not read (`too_large` rows).
     pub max_file_size: u64,
+    /// Games per list that get a board diagram in report.md.
+    pub diagrams: usize,
     pub options: Options,
 }
 
@@ -199,7 +201,13 @@ pub fn analyze(
         &stats,
     );
     let mut paths = outputs.finish(&manifest).map_err(write_err)?;
-    paths.extend(report::write(&config.out, &tally)?);
+    let finder = source::Finder::new(&config.roots, config.max_file_size);
+    paths.extend(report::write(
+        &config.out,
+        &tally,
+        Some(&finder),
+        config.diagrams,
+    )?);
     progress.finish();
     Ok(RunReport {
         stats,

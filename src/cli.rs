@@ -63,6 +63,12 @@ pub enum Command {
         livingblocks report reports/"
     )]
     Report(ReportArgs),
+    /// Draw one position with every method's verdict and the dead stones marked: the way to
+    /// look at a row of games.csv or blocks.csv.
+    #[command(after_help = "Examples:\n  \
+        livingblocks show corpus/Shusaku/240.sgf                # the final position, as text\n  \
+        livingblocks show games.zip!a/b.sgf --game 1 --move 120 --out b.svg")]
+    Show(ShowArgs),
     /// Write a man page or shell completions to standard output.
     #[command(after_help = "Examples:\n  \
         livingblocks generate man > livingblocks.1\n  \
@@ -75,6 +81,9 @@ pub struct ReportArgs {
     /// An output folder of `analyze` or `merge`.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// How many games of each list in report.md get a board diagram (0: none).
+    #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
+    pub diagrams: usize,
     /// Print nothing but errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -141,6 +150,9 @@ pub struct AnalyzeArgs {
     /// Skip files larger than this (a `too_large` row); suffixes K, M, G (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
     pub max_file_size: u64,
+    /// How many games of each list in report.md get a board diagram (0: none).
+    #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
+    pub diagrams: usize,
 }
 
 /// Parses `123`, `64K`, `16M`, `2G`.
@@ -191,6 +203,7 @@ impl AnalyzeArgs {
             out: self.out.clone(),
             threads,
             max_file_size: self.max_file_size,
+            diagrams: self.diagrams,
             options: Options {
                 estimate: self.estimate,
             },
@@ -206,9 +219,31 @@ pub struct MergeArgs {
     /// Folder for the merged tables.
     #[arg(short, long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
+    /// How many games of each list in report.md get a board diagram (0: none).
+    #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
+    pub diagrams: usize,
     /// Print nothing but errors.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// An SGF file, or `ARCHIVE!MEMBER` as games.csv names a member of an archive.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Which game of the file (from 0, as games.csv numbers them).
+    #[arg(short, long, default_value_t = 0)]
+    pub game: usize,
+    /// Show the position after this many moves [default: the end of the record].
+    #[arg(short, long = "move", value_name = "M")]
+    pub moves: Option<u32>,
+    /// Write the diagram as SVG to this file.
+    #[arg(short, long, value_name = "F.svg")]
+    pub out: Option<PathBuf>,
+    /// Print the board and the verdicts as text (the default without --out).
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 #[cfg(test)]

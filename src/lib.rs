@@ -19,6 +19,7 @@ pub mod analyze;
 pub mod app;
 pub mod go;
 pub mod life;
+pub mod look;
 pub mod merge;
 pub mod report;
 pub mod row;

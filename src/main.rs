@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         None => commands::analyze::run(&Cli::analyze_defaults()),
         Some(Command::Merge(args)) => commands::merge::run(args).map(|()| true),
         Some(Command::Report(args)) => commands::report::run(args).map(|()| true),
+        Some(Command::Show(args)) => commands::show::run(args).map(|()| true),
         Some(Command::Generate(args)) => commands::generate::run(args).map(|()| true),
     };
     match result {

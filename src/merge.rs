@@ -14,7 +14,7 @@ use crate::sink::{tables, Manifest, OutputLock, RunStats, Table};
 use crate::source::Shard;
 
 /// Merges shard folders into `out`.
-pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
+pub fn merge(shards: &[PathBuf], out: &Path, diagrams: usize) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let manifests = check_shards(shards)?;
     if let Ok(target) = out.canonicalize() {
@@ -56,7 +56,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<RunReport, AppError> {
     let m = out.join("manifest.tsv");
     merged.write(&m).map_err(write_err)?;
     outputs.push(m);
-    outputs.extend(crate::report::write_from_tables(out)?);
+    outputs.extend(crate::report::write_from_tables(out, diagrams)?);
     Ok(RunReport {
         stats,
         elapsed: start.elapsed(),

@@ -230,6 +230,12 @@ pub fn fail(e: &AppError) -> ExitCode {
     ExitCode::from(e.exit_code())
 }
 
+/// Writes a command's output (not a message) to standard output; a closed pipe (`| head`)
+/// ends it quietly.
+pub fn print(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use crate::cli::MergeArgs;
 use crate::progress;
 
 pub fn run(args: &MergeArgs) -> Result<(), AppError> {
-    let report = livingblocks::merge::merge(&args.shards, &args.out)?;
+    let report = livingblocks::merge::merge(&args.shards, &args.out, args.diagrams)?;
     if !args.quiet {
         progress::merged(&report, args.shards.len());
     }

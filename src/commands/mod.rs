@@ -6,3 +6,4 @@ pub mod analyze;
 pub mod generate;
 pub mod merge;
 pub mod report;
+pub mod show;

@@ -12,7 +12,7 @@ pub fn run(args: &ReportArgs) -> Result<(), AppError> {
             args.dir.display()
         )));
     }
-    let paths = livingblocks::report::write_from_tables(&args.dir)?;
+    let paths = livingblocks::report::write_from_tables(&args.dir, args.diagrams)?;
     if !args.quiet {
         progress::wrote(&paths);
     }

@@ -38,6 +38,8 @@ pub struct Replay {
     pub territory_markup: [Vec<Point>; 2],
     /// Whether TB or TW appeared after the last stone played.
     pub has_markup: bool,
+    /// The last stone played, if any (what a diagram rings).
+    pub last_stone: Option<(Color, Point)>,
 }
 
 /// A move the replay could not apply.
@@ -82,6 +84,12 @@ pub fn board_size(root: &SgfNode<Prop>) -> Result<u8, ReplayError> {
 
 /// Replays the main line from `root`.
 pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
+    replay_until(root, None)
+}
+
+/// Replays the main line up to the node that holds move `stop` (all of it for `None`): the
+/// position a user asks to look at.
+pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, ReplayError> {
     let size = board_size(root)?;
     let board = Board::new(size).ok_or(ReplayError::Size(size))?;
     let mut r = Replay {
@@ -97,6 +105,7 @@ pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
         illegal: None,
         territory_markup: [Vec::new(), Vec::new()],
         has_markup: false,
+        last_stone: None,
     };
     if root
         .properties()
@@ -105,6 +114,16 @@ pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
         r.to_move = Color::White;
     }
     for node in root.main_variation() {
+        let plays = || {
+            node.properties().any(|p| match p {
+                Prop::B(_) | Prop::W(_) => true,
+                Prop::Invalid(id, _) => id == "B" || id == "W",
+                _ => false,
+            })
+        };
+        if stop.is_some_and(|m| r.moves >= m) && plays() {
+            break;
+        }
         if r.illegal.is_some() {
             // Past an illegal move, only count the record's moves.
             r.moves += node
@@ -225,6 +244,7 @@ impl Replay {
                     self.ko_retakes += u32::from(out.ko_retake);
                     self.to_move = colour.opponent();
                     self.trailing_passes = 0;
+                    self.last_stone = Some((colour, p));
                 }
             }
         }
@@ -277,6 +297,25 @@ mod tests {
         let r = run("(;SZ[9];B[aa]TB[bb];W[cc])").unwrap();
         assert!(!r.has_markup);
         assert!(r.territory_markup[0].is_empty());
+    }
+
+    #[test]
+    fn a_replay_can_stop_at_a_move() {
+        let sgf = "(;SZ[9]AB[ii];B[aa];W[bb];B[cc]C[x];W[dd])";
+        let root = sgf_parse::go::parse(sgf).unwrap().remove(0);
+        let r = replay_until(&root, Some(2)).unwrap();
+        assert_eq!(r.moves, 2);
+        assert_eq!(r.last_stone, Some((Color::White, pt("bb"))));
+        assert_eq!(r.to_move, Color::Black);
+        let r = replay_until(&root, Some(0)).unwrap();
+        assert_eq!((r.moves, r.last_stone), (0, None));
+        assert_eq!(
+            r.board.count(Color::Black),
+            1,
+            "the setup before move 1 is kept"
+        );
+        let r = replay(&root).unwrap();
+        assert_eq!(r.last_stone, Some((Color::White, pt("dd"))));
     }
 
     #[test]

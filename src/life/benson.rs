@@ -201,12 +201,23 @@ pub fn benson(net: &Net, regions: &Regions) -> Benson {
             break;
         }
     }
-    let territory = healthy
+    let territory = regions
+        .regions
         .iter()
-        .filter(|r| !r.blocks.is_empty() && is_vital(r, &alive))
+        .filter(|r| r.unconditional(&alive))
         .map(|r| r.size)
         .sum();
     Benson { alive, territory }
+}
+
+impl Region {
+    /// Whether the region is unconditional territory under Benson's verdict `alive`: healthy
+    /// for one of its colour's blocks, and all of them alive.
+    pub fn unconditional(&self, alive: &[bool]) -> bool {
+        !self.healthy_for.is_empty()
+            && !self.blocks.is_empty()
+            && self.blocks.iter().all(|&b| alive[b])
+    }
 }
 
 #[cfg(test)]

@@ -11,12 +11,16 @@ use crate::life::Method;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Chart {
     /// Grouped bars: one group per category, one bar per series; values in `0..=y_max`.
+    /// `log` draws the axis in powers of ten, for counts that span orders of magnitude;
+    /// `counts` labels it in whole numbers.
     Bars {
         title: &'static str,
         y_desc: &'static str,
         categories: Vec<String>,
         series: Vec<(String, Vec<f64>)>,
         y_max: f64,
+        log: bool,
+        counts: bool,
     },
     /// Histograms side by side, one panel per series, on a shared integer x range; the bins
     /// counted already.
@@ -33,6 +37,49 @@ pub(super) fn share(a: u64, b: u64) -> f64 {
         0.0
     } else {
         100.0 * a as f64 / b as f64
+    }
+}
+
+/// A round axis end a little above `top`: 1, 2, 2.5 or 5 times a power of ten.
+pub(super) fn nice_max(top: f64) -> f64 {
+    if top <= 0.0 {
+        return 1.0;
+    }
+    let target = top * 1.1;
+    let mut p = 10f64.powf(target.log10().floor());
+    loop {
+        for m in [1.0, 2.0, 2.5, 5.0] {
+            if m * p >= target {
+                return m * p;
+            }
+        }
+        p *= 10.0;
+    }
+}
+
+/// Bars of counts: a log axis when the nonzero counts span more than a factor of 50.
+fn count_bars(
+    title: &'static str,
+    y_desc: &'static str,
+    categories: Vec<String>,
+    series: Vec<(String, Vec<f64>)>,
+) -> Chart {
+    let values = || series.iter().flat_map(|(_, v)| v.iter().copied());
+    let top = values().fold(0.0f64, f64::max);
+    let low = values().filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min);
+    let log = top > 50.0 * low;
+    Chart::Bars {
+        title,
+        y_desc,
+        categories,
+        series,
+        y_max: if log {
+            10f64.powf((top * 1.5).log10().ceil())
+        } else {
+            nice_max(top)
+        },
+        log,
+        counts: true,
     }
 }
 
@@ -70,12 +117,12 @@ fn life_chart(t: &Tally, stones: bool) -> Chart {
         .fold(0.0f64, f64::max);
     let (title, y_desc) = if stones {
         (
-            "Stones proven alive, by method and how the game ended",
+            "What share of the stones does each method prove alive?",
             "% of stones",
         )
     } else {
         (
-            "Blocks proven alive, by method and how the game ended",
+            "What share of the blocks does each method prove alive?",
             "% of blocks",
         )
     };
@@ -84,21 +131,25 @@ fn life_chart(t: &Tally, stones: bool) -> Chart {
         y_desc,
         categories: Method::ALL.iter().map(|m| m.name().to_string()).collect(),
         series,
-        y_max: ((top * 1.2 / 10.0).ceil() * 10.0).clamp(10.0, 100.0),
+        y_max: nice_max(top).min(100.0),
+        log: false,
+        counts: false,
     }
 }
 
-fn statuses(t: &Tally) -> Chart {
-    Chart::Bars {
-        title: "Rows by status",
-        y_desc: "rows",
-        categories: t.status.keys().cloned().collect(),
-        series: vec![(
-            "games".to_string(),
-            t.status.values().map(|&v| v as f64).collect(),
-        )],
-        y_max: t.status.values().copied().max().unwrap_or(1) as f64,
-    }
+/// Left out when every row has one status: a single bar says nothing the table does not.
+fn statuses(t: &Tally) -> Option<Chart> {
+    (t.status.len() > 1).then(|| {
+        count_bars(
+            "How many rows got each status?",
+            "rows",
+            t.status.keys().cloned().collect(),
+            vec![(
+                "rows".to_string(),
+                t.status.values().map(|&v| v as f64).collect(),
+            )],
+        )
+    })
 }
 
 fn endings(t: &Tally) -> Chart {
@@ -125,19 +176,15 @@ fn endings(t: &Tally) -> Chart {
             (format!("winner {w}"), v)
         })
         .collect();
-    Chart::Bars {
-        title: "How the games ended (RE)",
-        y_desc: "games",
-        categories: hows,
-        series,
-        y_max: t.endings.values().copied().max().unwrap_or(1) as f64,
-    }
+    count_bars("How did the games end, by RE?", "games", hows, series)
 }
 
-fn margin_error(t: &Tally) -> Chart {
-    let panels = t
+/// Left out when no game could be compared; a source without games gets no panel.
+fn margin_error(t: &Tally) -> Option<Chart> {
+    let panels: Vec<_> = t
         .sources
         .iter()
+        .filter(|(_, s)| s.compared > 0)
         .map(|(src, s)| {
             // The exact games would dwarf every other bar: they are in the caption instead.
             let mut clamped = BTreeMap::new();
@@ -145,52 +192,70 @@ fn margin_error(t: &Tally) -> Chart {
                 *clamped.entry(e.clamp(-30, 30)).or_insert(0u32) += n;
             }
             (
-                format!("{}: {} of {} exact, rest:", src.name(), s.exact, s.compared),
+                format!(
+                    "{}: {} of {} exact; the other {} below",
+                    src.name(),
+                    s.exact,
+                    s.compared,
+                    s.compared - s.exact
+                ),
                 clamped.into_iter().collect(),
             )
         })
         .collect();
-    Chart::Histograms {
-        title: "Computed minus recorded margin, games not exact (points; ends clamped at ±30)",
-        x_desc: "points",
+    (!panels.is_empty()).then_some(Chart::Histograms {
+        title:
+            "How far is the computed margin from RE where it is not exact? (points, ends at ±30)",
+        x_desc: "computed − recorded margin",
         range: (-30, 30),
         panels,
-    }
+    })
 }
 
-fn big_eyes(t: &Tally) -> Chart {
+fn big_eyes(t: &Tally) -> Option<Chart> {
     let mut sizes = BTreeMap::<u32, (u64, u64)>::new();
     for ((size, _), v) in &t.big_eyes {
         let e = sizes.entry(*size).or_default();
         e.0 += v.eyes;
         e.1 += v.classified;
     }
-    Chart::Bars {
-        title: "Big own eyes by size",
-        y_desc: "eyes",
-        categories: sizes.keys().map(|s| format!("{s} points")).collect(),
-        series: vec![
-            (
-                "big eyes".to_string(),
-                sizes.values().map(|v| v.0 as f64).collect(),
-            ),
-            (
-                "in Tab. 2".to_string(),
-                sizes.values().map(|v| v.1 as f64).collect(),
-            ),
-        ],
-        y_max: sizes.values().map(|v| v.0).max().unwrap_or(1) as f64,
+    if sizes.is_empty() {
+        return None;
     }
+    let mut series = vec![(
+        "shape in Tab. 2".to_string(),
+        sizes.values().map(|v| v.1 as f64).collect(),
+    )];
+    // The second series only when some shape is missing from the table.
+    if sizes.values().any(|v| v.0 > v.1) {
+        series.push((
+            "shape not in Tab. 2".to_string(),
+            sizes.values().map(|v| (v.0 - v.1) as f64).collect(),
+        ));
+    }
+    Some(count_bars(
+        "How big are the big own eyes, and does Tab. 2 know their shape?",
+        "eyes",
+        sizes.keys().map(|s| format!("{s} points")).collect(),
+        series,
+    ))
 }
 
-/// Every chart of the report, with its file name under `plots/`.
+/// Every chart of the report that has something to show, with its file name under `plots/`.
 pub fn charts(t: &Tally) -> Vec<(&'static str, Chart)> {
-    vec![
+    [
         ("statuses.svg", statuses(t)),
-        ("endings.svg", endings(t)),
-        ("life_blocks.svg", life_chart(t, false)),
-        ("life_stones.svg", life_chart(t, true)),
+        ("endings.svg", (!t.endings.is_empty()).then(|| endings(t))),
+        ("life_blocks.svg", has_life(t).then(|| life_chart(t, false))),
+        ("life_stones.svg", has_life(t).then(|| life_chart(t, true))),
         ("margin_error.svg", margin_error(t)),
         ("big_eyes.svg", big_eyes(t)),
     ]
+    .into_iter()
+    .filter_map(|(name, c)| c.map(|c| (name, c)))
+    .collect()
+}
+
+fn has_life(t: &Tally) -> bool {
+    t.life.all.blocks.iter().sum::<u64>() > 0
 }

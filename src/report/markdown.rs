@@ -3,10 +3,13 @@
 
 use std::fmt::Write as _;
 
+use super::charts::charts;
+use super::diagrams::{Figure, Figures};
 use super::facts::Ending;
 use super::tally::{DeadSums, Tally};
 use crate::life::Method;
 use crate::score::{DeadSource, FinalStatus};
+use crate::sink::Manifest;
 
 /// Rows of a listing shown in report.md; the rest are in the CSV beside it.
 pub const SHOWN: usize = 40;
@@ -19,23 +22,133 @@ fn pct(a: u64, b: u64) -> String {
     }
 }
 
-/// The text of report.md.
-pub fn markdown(t: &Tally) -> String {
+/// The text of report.md: `figures` are the board diagrams written beside it, `manifest`
+/// what produced the tables.
+pub fn markdown(t: &Tally, figures: &Figures, manifest: Option<&Manifest>) -> String {
     let mut s = String::new();
     let w = &mut s;
     let _ = writeln!(w, "# livingblocks report\n");
+    provenance(w, t, manifest);
+    method_section(w, figures);
+    corpus_section(w, t);
+    life_section(w, t, figures);
+    chains_section(w, t);
+    results_section(w, t, figures);
+    final_section(w, t);
+    if !figures.missing.is_empty() {
+        let _ = writeln!(
+            w,
+            "\nNot drawn: {} record{} the report wanted a diagram of could not be read again \
+             from the inputs the manifest names ({}{}).",
+            figures.missing.len(),
+            if figures.missing.len() == 1 { "" } else { "s" },
+            figures
+                .missing
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if figures.missing.len() > 3 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
+    s
+}
+
+/// What produced the report: the version, the inputs as given, the options that change the
+/// outputs, the totals, and the tables. No date: the same inputs give the same report.
+fn provenance(w: &mut String, t: &Tally, manifest: Option<&Manifest>) {
+    let get = |k: &str| manifest.and_then(|m| m.get(k)).unwrap_or("").to_string();
+    let inputs = match (get("paths"), get("files_from")) {
+        (p, l) if l.is_empty() => format!("`{p}`"),
+        (p, l) if p.is_empty() => format!("the paths listed in `{l}`"),
+        (p, l) => format!("`{p}` and the paths listed in `{l}`"),
+    };
     let _ = writeln!(
         w,
-        "Generated from the tables in this folder (`games.csv`, `blocks.csv`, `chains.csv`, \
-         `big_eyes.csv`); `livingblocks report DIR` rebuilds it. Totals that add up across \
-         runs are in `summary.csv`.\n"
+        "Written by livingblocks {} (table schema {}) from {inputs}: {} files, {} rows, {} \
+         games{}. Options that change the outputs: `--estimate {}`, `--max-file-size {}` (bytes){}.\n",
+        get("livingblocks"),
+        get("schema"),
+        t.files,
+        t.rows,
+        get("games"),
+        match get("shard").as_str() {
+            "all" | "" => String::new(),
+            shard => format!(", shard {shard}"),
+        },
+        get("estimate"),
+        get("max_file_size"),
+        if manifest.is_none() {
+            " (no manifest.tsv found: these settings are unknown)"
+        } else {
+            ""
+        }
     );
-    corpus_section(w, t);
-    life_section(w, t);
-    chains_section(w, t);
-    results_section(w, t);
-    final_section(w, t);
-    s
+    let _ = writeln!(
+        w,
+        "The tables beside this file: `games.csv` (a row per game, or per file that gave no \
+         game), `blocks.csv` (a row per block of each final position), `chains.csv`, \
+         `big_eyes.csv`, `not_benson.csv` (every block a method calls alive that Benson does \
+         not) and `summary.csv` (totals that add up across runs); `manifest.tsv` records the \
+         run. docs/outputs.md describes every column. `livingblocks report DIR` rebuilds \
+         this report from the tables, and `livingblocks show FILE --game N` draws any one \
+         position.\n"
+    );
+}
+
+/// The methods in plain words, checked on the paper's own examples.
+fn method_section(w: &mut String, figures: &Figures) {
+    let _ = writeln!(w, "## The methods\n");
+    let _ = writeln!(
+        w,
+        "Every verdict is about a *block* (stones of one colour connected along the lines) at \
+         the last position of the record. An empty point all of whose neighbours are one \
+         block is that block's *own eye*; one whose neighbours are several blocks of a colour \
+         is a *shared eye* of them.\n\n\
+         - **Benson** (1976) proves life that holds whatever the opponent plays, even if the \
+         owner always passes: a set of blocks lives when each of them has two regions vital to \
+         it (every empty point of the region is the block's liberty, and every block around \
+         the region is in the set). It never errs, and it is \
+         the criterion: a block another method calls alive and Benson does not is a claim \
+         it cannot prove.\n\
+         - **mp95** is the procedure Müller-Prove (1995) published: a block lives with two \
+         effective eyes, own eyes counting at once and a shared eye counting when it is \
+         *vital*, which the procedure decides by following the other blocks that share it, \
+         one shared eye at a time, in the order it meets them.\n\
+         - **mpfix** reads the paper's Definition 11 as a fixpoint: it drops blocks that \
+         cannot have two eyes until nothing changes, so no order of visiting matters.\n\
+         - The `_eyes` variants also credit a big own eye (two or more points) with the eyes \
+         the paper's Tab. 2 gives its shape.\n"
+    );
+    for f in &figures.paper {
+        figure(w, f);
+    }
+}
+
+/// A plot's link when the report draws it, else `instead` (one line saying why not).
+fn plot(w: &mut String, t: &Tally, name: &str, instead: &str) {
+    let file = format!("{name}.svg");
+    if charts(t).iter().any(|(f, _)| *f == file) {
+        let _ = writeln!(w, "![{}](plots/{file})\n", name.replace('_', " "));
+    } else if !instead.is_empty() {
+        let _ = writeln!(w, "{instead}\n");
+    }
+}
+
+/// A diagram and its sentence.
+fn figure(w: &mut String, f: &Figure) {
+    let _ = writeln!(
+        w,
+        "![{}](plots/boards/{})\n",
+        f.file.trim_end_matches(".svg"),
+        f.file
+    );
+    let _ = writeln!(w, "{}\n", f.caption);
 }
 
 fn corpus_section(w: &mut String, t: &Tally) {
@@ -45,13 +158,20 @@ fn corpus_section(w: &mut String, t: &Tally) {
         "{} files gave {} rows (one per game, or one per file that yielded no game).\n",
         t.files, t.rows
     );
-    let _ = writeln!(w, "![statuses](plots/statuses.svg)\n");
+    plot(
+        w,
+        t,
+        "statuses",
+        "Every row has the same status: no plot of statuses.",
+    );
     let _ = writeln!(w, "| status | rows |\n|---|---:|");
     for (k, v) in &t.status {
         let _ = writeln!(w, "| {k} | {v} |");
     }
     let _ = writeln!(w, "\n| board size | games |\n|---|---:|");
-    for (k, v) in &t.sizes {
+    let mut sizes: Vec<_> = t.sizes.iter().collect();
+    sizes.sort_by_key(|(k, _)| (k.parse::<u32>().unwrap_or(u32::MAX), k.as_str()));
+    for (k, v) in sizes {
         let _ = writeln!(w, "| {k}×{k} | {v} |");
     }
     let _ = writeln!(w, "\n| encoding | rows |\n|---|---:|");
@@ -59,7 +179,7 @@ fn corpus_section(w: &mut String, t: &Tally) {
         let _ = writeln!(w, "| {k} | {v} |");
     }
     let _ = writeln!(w, "\nHow the games ended (RE, parsed):\n");
-    let _ = writeln!(w, "![endings](plots/endings.svg)\n");
+    plot(w, t, "endings", "No game has an RE: no plot of endings.");
     let _ = writeln!(w, "| how | winner | games |\n|---|---|---:|");
     for ((how, winner), v) in &t.endings {
         let _ = writeln!(w, "| {how} | {winner} | {v} |");
@@ -79,7 +199,7 @@ fn corpus_section(w: &mut String, t: &Tally) {
     );
 }
 
-fn life_section(w: &mut String, t: &Tally) {
+fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
     let _ = writeln!(w, "## Life\n");
     let _ = writeln!(
         w,
@@ -88,10 +208,13 @@ fn life_section(w: &mut String, t: &Tally) {
          Müller-Prove (1995); `mpfix` its fixpoint reading; `_eyes` the variants that also \
          credit big own eyes by the paper's Tab. 2.\n"
     );
-    let _ = writeln!(
+    plot(
         w,
-        "![blocks](plots/life_blocks.svg)\n\n![stones](plots/life_stones.svg)\n"
+        t,
+        "life_blocks",
+        "No block at any final position: no plots of life.",
     );
+    plot(w, t, "life_stones", "");
     let _ = writeln!(
         w,
         "| games | method | blocks B | blocks W | stones B | stones W |"
@@ -136,10 +259,13 @@ fn life_section(w: &mut String, t: &Tally) {
         w,
         "\n### Alive by the paper, not by Benson\n\n{mp95} blocks are alive by `mp95` and \
          not by Benson; {mpfix} by `mpfix`. Benson's life is unconditional, so a block on \
-         this list is one the paper's procedure credits with life it cannot prove: with \
-         `mp95` this comes from the order in which the published procedure visits shared \
-         eyes (a vital eye counted for two blocks), which the fixpoint reading removes. All \
-         {} are listed in `not_benson.csv`{}.\n",
+         this list is one the paper's procedure credits with life it cannot prove. With \
+         `mp95` it comes mostly from side effects of failed branches: checking one shared \
+         eye, the procedure marks others vital on the way, and when the check fails those \
+         marks stay, so a block keeps an eye it has no right to; the order in which it \
+         visits the eyes decides which branch runs first, and matters only rarely. The \
+         fixpoint reading has no such side effects. All {} are listed in \
+         `not_benson.csv`{}.\n",
         t.not_benson.len(),
         if t.not_benson.len() > SHOWN {
             format!("; the first {SHOWN} here")
@@ -147,10 +273,26 @@ fn life_section(w: &mut String, t: &Tally) {
             String::new()
         }
     );
+    if !figures.not_benson.is_empty() {
+        let games = t
+            .not_benson
+            .iter()
+            .map(|b| (&b.file, &b.game))
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let _ = writeln!(
+            w,
+            "The first {} of the {games} games with such blocks, on the board:\n",
+            figures.not_benson.len()
+        );
+        for f in &figures.not_benson {
+            figure(w, f);
+        }
+    }
     if !t.not_benson.is_empty() {
         let _ = writeln!(
             w,
-            "| file | game | colour | anchor | stones | mp95 | mpfix |"
+            "| file | game | colour | anchor (SGF) | stones | mp95 | mpfix |"
         );
         let _ = writeln!(w, "|---|---:|---|---|---:|---|---|");
         for b in t.not_benson.iter().take(SHOWN) {
@@ -215,7 +357,7 @@ fn chains_section(w: &mut String, t: &Tally) {
         "\n{eyes} big own eyes (own eyes of two or more points). Shape types, with their \
          worth in eyes when the owner and when the opponent moves first:\n"
     );
-    let _ = writeln!(w, "![big eyes](plots/big_eyes.svg)\n");
+    plot(w, t, "big_eyes", "No big own eyes: no plot of them.");
     let mut shapes: Vec<_> = t.big_eyes.iter().collect();
     shapes.sort_by(|a, b| b.1.eyes.cmp(&a.1.eyes).then(a.0.cmp(b.0)));
     let _ = writeln!(
@@ -238,7 +380,7 @@ const POINTS_SHOWN: usize = 12;
 
 /// The estimate's dead stones against the markup's, where games have both: the check of the
 /// estimate a reader can redo on their own marked games.
-fn dead_section(w: &mut String, d: &DeadSums) {
+fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
     if d.games == 0 {
         return;
     }
@@ -276,6 +418,16 @@ fn dead_section(w: &mut String, d: &DeadSums) {
     if d.differing.is_empty() {
         return;
     }
+    if !figures.is_empty() {
+        let _ = writeln!(
+            w,
+            "\nThe {} games where they differ most, on the board:\n",
+            figures.len()
+        );
+        for f in figures {
+            figure(w, f);
+        }
+    }
     let more = if d.differing.len() > SHOWN {
         format!("; the first {SHOWN} here")
     } else {
@@ -311,7 +463,7 @@ fn dead_section(w: &mut String, d: &DeadSums) {
     }
 }
 
-fn results_section(w: &mut String, t: &Tally) {
+fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
     let _ = writeln!(w, "## Results\n");
     let _ = writeln!(
         w,
@@ -352,7 +504,12 @@ fn results_section(w: &mut String, t: &Tally) {
          the opponent's territory once the dead are removed.\n",
         crate::score::PLAYOUTS
     );
-    let _ = writeln!(w, "![margin error](plots/margin_error.svg)\n");
+    plot(
+        w,
+        t,
+        "margin_error",
+        "No game gives a margin to compare with: no plot of margin errors.",
+    );
     let _ = writeln!(
         w,
         "| dead stones | compared | exact | within 1 point (exact included) | same winner | \
@@ -404,7 +561,7 @@ fn results_section(w: &mut String, t: &Tally) {
             .collect();
         let _ = writeln!(w, "| {kind} {key} | {} |", cells.join(" | "));
     }
-    dead_section(w, &t.dead);
+    dead_section(w, &t.dead, &figures.dead);
     if t.resign_winner.0 > 0 {
         let _ = writeln!(
             w,
@@ -478,6 +635,17 @@ fn results_section(w: &mut String, t: &Tally) {
             );
         }
         let _ = writeln!(w);
+    }
+    if !figures.contradicted.is_empty() {
+        let _ = writeln!(
+            w,
+            "The first {} of these records (and of the suspicious ones above), at the end of \
+             the record, before finishing:\n",
+            figures.contradicted.len()
+        );
+        for f in &figures.contradicted {
+            figure(w, f);
+        }
     }
 }
 

@@ -7,7 +7,9 @@
 //! `tally` sums, `facts` and `read` feed it, `charts` chooses what each plot shows, `plot`
 //! draws, `markdown` writes the text.
 
+pub mod board;
 mod charts;
+pub mod diagrams;
 mod facts;
 mod markdown;
 mod plot;
@@ -15,6 +17,8 @@ mod read;
 pub mod tally;
 
 use std::path::{Path, PathBuf};
+
+use crate::source::Finder;
 
 pub use charts::Chart;
 pub use facts::Ending;
@@ -33,21 +37,51 @@ pub enum ReportError {
     Write(String),
 }
 
-/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from the tables in it.
-pub fn write_from_tables(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    write(dir, &Tally::read(dir)?)
+/// How many games of each list get a board diagram, unless asked otherwise.
+pub const DIAGRAMS: usize = 6;
+
+/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from the tables in it;
+/// the diagrams' positions are read again from the inputs its manifest names.
+pub fn write_from_tables(dir: &Path, diagrams: usize) -> Result<Vec<PathBuf>, ReportError> {
+    let t = Tally::read(dir)?;
+    let finder = crate::sink::Manifest::read(&dir.join("manifest.tsv"))
+        .ok()
+        .map(|m| Finder::new(&m.roots(), m.max_file_size()));
+    write(dir, &t, finder.as_ref(), diagrams)
 }
 
-/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from `t`.
-pub fn write(dir: &Path, t: &Tally) -> Result<Vec<PathBuf>, ReportError> {
+/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from `t`, with up to
+/// `diagrams` board diagrams per list, their positions found through `finder`.
+pub fn write(
+    dir: &Path,
+    t: &Tally,
+    finder: Option<&Finder>,
+    diagrams: usize,
+) -> Result<Vec<PathBuf>, ReportError> {
     let wrote =
         |p: &Path, e: &dyn std::fmt::Display| ReportError::Write(format!("{}: {e}", p.display()));
     let mut outputs = Vec::new();
     let plots = dir.join("plots");
     std::fs::create_dir_all(&plots).map_err(|e| wrote(&plots, &e))?;
+    // Plots and diagrams of an earlier report that this one does not draw would mislead.
+    let boards = plots.join("boards");
+    for folder in [&plots, &boards] {
+        for e in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+            if e.path().extension().is_some_and(|x| x == "svg") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
     for (name, chart) in charts::charts(t) {
         let p = plots.join(name);
         plot::draw(&p, &chart).map_err(|e| wrote(&p, &e))?;
+        outputs.push(p);
+    }
+    std::fs::create_dir_all(&boards).map_err(|e| wrote(&boards, &e))?;
+    let figures = diagrams::figures(t, finder.filter(|f| !f.is_empty()), diagrams);
+    for f in figures.all() {
+        let p = boards.join(&f.file);
+        std::fs::write(&p, &f.svg).map_err(|e| wrote(&p, &e))?;
         outputs.push(p);
     }
     let summary = dir.join("summary.csv");
@@ -57,7 +91,9 @@ pub fn write(dir: &Path, t: &Tally) -> Result<Vec<PathBuf>, ReportError> {
     write_not_benson(t, &nb).map_err(|e| wrote(&nb, &e))?;
     outputs.push(nb);
     let md = dir.join("report.md");
-    std::fs::write(&md, markdown::markdown(t)).map_err(|e| wrote(&md, &e))?;
+    let manifest = crate::sink::Manifest::read(&dir.join("manifest.tsv")).ok();
+    std::fs::write(&md, markdown::markdown(t, &figures, manifest.as_ref()))
+        .map_err(|e| wrote(&md, &e))?;
     outputs.push(md);
     Ok(outputs)
 }

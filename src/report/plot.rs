@@ -32,7 +32,23 @@ pub fn draw(path: &Path, chart: &Chart) -> PlotResult {
             categories,
             series,
             y_max,
-        } => grouped_bars(path, title, y_desc, categories, series, *y_max),
+            log,
+            counts,
+        } => {
+            let bars = Bars {
+                title,
+                y_desc,
+                categories,
+                series,
+                counts: *counts,
+            };
+            if *log {
+                // Bars of a log axis start at its floor; a count of 0 draws no bar.
+                bars.draw(path, (0.7..*y_max).log_scale(), 0.7)
+            } else {
+                bars.draw(path, 0.0..*y_max, 0.0)
+            }
+        }
         Chart::Histograms {
             title,
             x_desc,
@@ -42,64 +58,91 @@ pub fn draw(path: &Path, chart: &Chart) -> PlotResult {
     }
 }
 
-fn grouped_bars(
-    path: &Path,
-    title: &str,
-    y_desc: &str,
-    categories: &[String],
-    series: &[(String, Vec<f64>)],
-    y_max: f64,
-) -> PlotResult {
-    let width = (160 + 90 * categories.len() as u32).clamp(480, 1000);
-    let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let n = categories.len().max(1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.0..n, 0.0..y_max * 1.05)
-        .map_err(err)?;
-    let cats = categories.to_vec();
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(categories.len() * 2 + 1)
-        .x_label_formatter(&|x| {
-            let k = x.floor() as usize;
-            if (x - k as f64 - 0.5).abs() < 0.01 {
-                cats.get(k).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_desc(y_desc)
-        .draw()
-        .map_err(err)?;
-    let m = series.len().max(1) as f64;
-    let bar = 0.8 / m;
-    for (s, (name, values)) in series.iter().enumerate() {
-        let colour = PALETTE[s % PALETTE.len()];
+struct Bars<'a> {
+    title: &'a str,
+    y_desc: &'a str,
+    categories: &'a [String],
+    series: &'a [(String, Vec<f64>)],
+    counts: bool,
+}
+
+impl Bars<'_> {
+    fn draw<Y>(&self, path: &Path, y: Y, floor: f64) -> PlotResult
+    where
+        Y: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
+        Y::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
+    {
+        let categories = self.categories;
+        let width = (160 + 90 * categories.len() as u32).clamp(480, 1000);
+        let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let n = categories.len().max(1) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(self.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..n, y)
+            .map_err(err)?;
+        let cats = categories.to_vec();
+        let counts = self.counts;
         chart
-            .draw_series(values.iter().enumerate().map(|(k, &v)| {
-                let x0 = k as f64 + 0.1 + s as f64 * bar;
-                Rectangle::new([(x0, 0.0), (x0 + bar * 0.95, v)], colour.filled())
-            }))
-            .map_err(err)?
-            .label(name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
-    }
-    if series.len() > 1 {
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(categories.len() * 2 + 1)
+            .x_label_formatter(&|x| {
+                let k = x.floor() as usize;
+                if (x - k as f64 - 0.5).abs() < 0.01 {
+                    cats.get(k).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|v| {
+                if counts {
+                    // Whole numbers only: a log axis also puts ticks between powers of ten.
+                    if (v - v.round()).abs() < 1e-9 {
+                        format!("{}", v.round() as u64)
+                    } else {
+                        String::new()
+                    }
+                } else {
+                    // Shares: no float noise (0.6000000000000001) on the axis.
+                    let t = format!("{v:.2}");
+                    t.trim_end_matches('0').trim_end_matches('.').to_string()
+                }
+            })
+            .y_desc(self.y_desc)
             .draw()
             .map_err(err)?;
+        let m = self.series.len().max(1) as f64;
+        let bar = 0.8 / m;
+        for (s, (name, values)) in self.series.iter().enumerate() {
+            let colour = PALETTE[s % PALETTE.len()];
+            chart
+                .draw_series(values.iter().enumerate().filter(|(_, &v)| v > floor).map(
+                    |(k, &v)| {
+                        let x0 = k as f64 + 0.1 + s as f64 * bar;
+                        Rectangle::new([(x0, floor), (x0 + bar * 0.95, v)], colour.filled())
+                    },
+                ))
+                .map_err(err)?
+                .label(name.as_str())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled())
+                });
+        }
+        if self.series.len() > 1 {
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()
+                .map_err(err)?;
+        }
+        root.present().map_err(err)
     }
-    root.present().map_err(err)
 }
 
 fn histogram_panels(
@@ -129,6 +172,7 @@ fn histogram_panels(
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .x_label_formatter(&|x| format!("{}", x.round() as i64))
             .x_desc(x_desc)
             .y_desc("games")
             .draw()

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::{AtomicFile, RunStats};
 use crate::row::Status;
+use crate::source::Root;
 
 /// Bumped whenever a table's columns or their meaning change.
 pub const SCHEMA: u32 = 4;
@@ -80,6 +81,41 @@ impl Manifest {
             }
         }
         Ok(s)
+    }
+
+    /// The places the run read, as `analyze` was given them: the PATHs (split at spaces,
+    /// so a PATH with a space in it is tried whole as well) and the `--files-from` list when
+    /// it is a file that is still there.
+    pub fn roots(&self) -> Vec<Root> {
+        let mut roots = Vec::new();
+        if let Some(paths) = self.get("paths").filter(|p| !p.is_empty()) {
+            if std::path::Path::new(paths).exists() {
+                roots.push(Root::arg(paths));
+            } else {
+                roots.extend(paths.split(' ').map(Root::arg));
+            }
+        }
+        if let Some(list) = self
+            .get("files_from")
+            .filter(|l| !l.is_empty() && *l != "-")
+        {
+            for nul in [false, true] {
+                if let Ok(listed) = crate::source::read_list(list, nul) {
+                    if listed.iter().all(|r| r.path.exists()) || nul {
+                        roots.extend(listed);
+                        break;
+                    }
+                }
+            }
+        }
+        roots
+    }
+
+    /// The run's `--max-file-size`, in bytes.
+    pub fn max_file_size(&self) -> u64 {
+        self.get("max_file_size")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(u64::MAX)
     }
 
     pub fn get(&self, key: &str) -> Option<&str> {

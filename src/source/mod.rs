@@ -2,11 +2,13 @@
 //! before any work so that output order never depends on threads.
 
 pub mod archive;
+pub mod find;
 pub mod input;
 pub mod shard;
 pub mod walk;
 
 pub use archive::{for_each_member, Member};
+pub use find::Finder;
 pub use input::{
     container_of, container_of_bytes, Compression, Container, Input, InputError, InputKind,
 };

@@ -362,6 +362,7 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
         "report.md",
         "not_benson.csv",
         "plots/margin_error.svg",
+        "plots/boards/not-benson-1.svg",
     ] {
         let one = env.output("all", name);
         assert!(one.lines().count() > 1, "{name} has rows");

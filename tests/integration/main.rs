@@ -9,4 +9,5 @@ mod replay_reference;
 mod report;
 mod robustness;
 mod scoring;
+mod show;
 mod util;

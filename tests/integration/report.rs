@@ -40,14 +40,12 @@ fn every_run_writes_the_report_and_report_rebuilds_it() {
     ] {
         assert!(report.contains(section), "{section}");
     }
-    for plot in [
-        "statuses",
-        "endings",
-        "life_blocks",
-        "life_stones",
-        "margin_error",
-        "big_eyes",
-    ] {
+    // Both rows are ok: a one-bar plot of statuses would say nothing, and is left out.
+    assert!(!env.dir.path().join("out/plots/statuses.svg").exists());
+    assert!(report.contains("Every row has the same status: no plot of statuses."));
+    assert!(!env.dir.path().join("out/plots/big_eyes.svg").exists());
+    assert!(report.contains("No big own eyes: no plot of them."));
+    for plot in ["endings", "life_blocks", "life_stones", "margin_error"] {
         let svg = env.output("out", &format!("plots/{plot}.svg"));
         assert!(svg.starts_with("<svg"), "{plot}");
         assert!(
@@ -59,7 +57,9 @@ fn every_run_writes_the_report_and_report_rebuilds_it() {
         .iter()
         .map(|f| env.output("out", f))
         .collect();
+    let paper = env.output("out", "plots/boards/bild-6.svg");
     std::fs::remove_file(env.dir.path().join("out/report.md")).unwrap();
+    std::fs::remove_file(env.dir.path().join("out/plots/boards/bild-6.svg")).unwrap();
     let o = env.run(&["report", "out"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for (f, b) in ["report.md", "summary.csv", "not_benson.csv"]
@@ -68,6 +68,7 @@ fn every_run_writes_the_report_and_report_rebuilds_it() {
     {
         assert_eq!(env.output("out", f), b, "{f}");
     }
+    assert_eq!(env.output("out", "plots/boards/bild-6.svg"), paper);
 }
 
 #[test]

@@ -1,0 +1,233 @@
+//! One position looked at closely: what `livingblocks show` and the report's board diagrams
+//! draw. The same analysis as a run's (the life verdicts per block, Benson's unconditional
+//! territory, the markup's and the estimate's dead stones), kept per stone instead of summed
+//! into rows. Pure, like `analyze`: bytes in, a position out.
+
+use crate::go::{replay_until, Board, Cell, Color, Idx, Point};
+use crate::life::{analyze_life, benson, BlockVerdict, Life, Net, Regions};
+use crate::score;
+use crate::sgf::{self, load::Tree, GameInfo};
+
+/// A position with everything a diagram marks.
+#[derive(Clone, Debug)]
+pub struct Look {
+    pub board: Board,
+    /// Moves played to reach it (passes included).
+    pub moves: u32,
+    /// Whether this is the end of the main line.
+    pub at_end: bool,
+    pub last_stone: Option<(Color, Point)>,
+    pub to_move: Color,
+    pub info: GameInfo,
+    /// Every block, in the net's order (point order of the anchors).
+    pub blocks: Vec<LookBlock>,
+    /// Benson's unconditional territory of Black and of White.
+    pub territory: [Vec<Point>; 2],
+    /// Stones the record's TB/TW markup calls dead, when it has markup here.
+    pub dead_markup: Option<Vec<Point>>,
+    /// Stones the estimate calls dead (it assumes the game is over).
+    pub dead_estimate: Vec<Point>,
+}
+
+/// One block and the methods' verdicts on it.
+#[derive(Clone, Debug)]
+pub struct LookBlock {
+    pub colour: Color,
+    pub anchor: Point,
+    pub stones: Vec<Point>,
+    pub liberties: u32,
+    pub verdict: BlockVerdict,
+}
+
+/// Why a position cannot be looked at.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LookError {
+    #[error("cannot read the record: {0}")]
+    Read(String),
+    #[error("no game {asked}: the file holds {games} (numbered from 0)")]
+    NoGame { asked: usize, games: usize },
+    #[error("game {0} is not a Go game")]
+    NotGo(usize),
+    #[error("game {game}: {why}")]
+    Replay { game: usize, why: String },
+}
+
+impl Look {
+    /// The stones of every block `keep` selects, in point order.
+    pub fn stones_where(&self, keep: impl Fn(&LookBlock) -> bool) -> Vec<Point> {
+        let mut v: Vec<Point> = self
+            .blocks
+            .iter()
+            .filter(|b| keep(b))
+            .flat_map(|b| b.stones.iter().copied())
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The block a stone belongs to.
+    pub fn block_at(&self, p: Point) -> Option<&LookBlock> {
+        self.blocks.iter().find(|b| b.stones.contains(&p))
+    }
+}
+
+/// Looks at game `game` of an SGF file's bytes after `stop` moves (the final position for
+/// `None`, or when the game is shorter).
+pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookError> {
+    let decoded = sgf::decode(bytes).map_err(|e| LookError::Read(e.to_string()))?;
+    let loaded = sgf::load(&decoded.text).map_err(|e| LookError::Read(e.to_string()))?;
+    let games = loaded.trees.len();
+    let tree = loaded
+        .trees
+        .get(game)
+        .ok_or(LookError::NoGame { asked: game, games })?;
+    let root = match &tree.tree {
+        Ok(Tree::Go(root)) => root,
+        Ok(Tree::OtherGame(_)) => return Err(LookError::NotGo(game)),
+        Err(e) => return Err(LookError::Read(e.to_string())),
+    };
+    let r = replay_until(root, stop).map_err(|e| LookError::Replay {
+        game,
+        why: e.to_string(),
+    })?;
+    if let Some(illegal) = &r.illegal {
+        return Err(LookError::Replay {
+            game,
+            why: illegal.to_string(),
+        });
+    }
+    let full = replay_until(root, None).map_or(r.moves, |f| f.moves);
+    let net = Net::build(&r.board);
+    let life = analyze_life(&r.board, &net, r.to_move);
+    let mut l = Look::of_position(r.board.clone(), &net, &life);
+    let protected = life.benson_alive_points(&net, r.board.cell_count());
+    l.dead_estimate = points(
+        &r.board,
+        &score::estimate_dead(&r.board, r.to_move, &protected),
+    );
+    l.dead_markup = r
+        .has_markup
+        .then(|| points(&r.board, &score::markup_dead(&r.board, &r.territory_markup)));
+    l.at_end = r.moves >= full;
+    l.moves = r.moves;
+    l.last_stone = r.last_stone;
+    l.to_move = r.to_move;
+    l.info = GameInfo::from_main_line(root);
+    Ok(l)
+}
+
+impl Look {
+    /// A position without a game around it (no moves, no dead stones yet): the verdicts of
+    /// `life` on `board` and Benson's territory.
+    pub fn of_position(board: Board, net: &Net, life: &Life) -> Look {
+        let territory = [Color::Black, Color::White].map(|c| {
+            let regions = Regions::find(net, c);
+            let alive = benson(net, &regions).alive;
+            let filled = fill_regions(&board, c);
+            debug_assert_eq!(filled.len(), regions.regions.len());
+            let ids: Vec<_> = regions
+                .regions
+                .iter()
+                .zip(&filled)
+                .filter(|(reg, _)| reg.unconditional(&alive))
+                .flat_map(|(_, pts)| pts.iter().copied())
+                .collect();
+            points(&board, &ids)
+        });
+        let blocks = net
+            .blocks
+            .iter()
+            .zip(&life.blocks)
+            .map(|(b, v)| LookBlock {
+                colour: b.color,
+                anchor: board.point(b.anchor),
+                stones: points(&board, &b.stones),
+                liberties: b.liberties,
+                verdict: v.clone(),
+            })
+            .collect();
+        Look {
+            board,
+            moves: 0,
+            at_end: true,
+            last_stone: None,
+            to_move: Color::Black,
+            info: GameInfo::default(),
+            blocks,
+            territory,
+            dead_markup: None,
+            dead_estimate: Vec::new(),
+        }
+    }
+}
+
+/// Board indices as points, in point order.
+fn points(board: &Board, ids: &[Idx]) -> Vec<Point> {
+    let mut v: Vec<Point> = ids.iter().map(|&i| board.point(i)).collect();
+    v.sort_unstable();
+    v
+}
+
+/// The regions of colour `c` (connected sets of points without a c stone) with their
+/// points, found in the order `Regions::find` finds them: by their first point.
+fn fill_regions(board: &Board, c: Color) -> Vec<Vec<Idx>> {
+    let mut seen = vec![false; board.cell_count()];
+    let mut all = Vec::new();
+    let open = |i: Idx| match board.cell(i) {
+        Cell::Empty => true,
+        Cell::Stone(s) => s != c,
+        _ => false,
+    };
+    for start in board.points() {
+        if seen[start] || !open(start) {
+            continue;
+        }
+        seen[start] = true;
+        let mut region = vec![start];
+        let mut k = 0;
+        while k < region.len() {
+            for n in board.neighbours(region[k]) {
+                if !seen[n] && open(n) {
+                    seen[n] = true;
+                    region.push(n);
+                }
+            }
+            k += 1;
+        }
+        all.push(region);
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_look_names_the_verdicts_and_the_territory() {
+        // One Black block with two eyes in the corner (aa, ca); then White ff, Black gg.
+        let sgf = b"(;SZ[9]KM[0]AB[ba][da][ab][bb][cb][db][eb][ea];W[ff];B[gg])";
+        let pt = |s| Point::from_sgf(s).unwrap();
+        let l = look(sgf, 0, None).unwrap();
+        assert!(l.at_end);
+        assert_eq!(l.moves, 2);
+        assert_eq!(l.last_stone, Some((Color::Black, pt("gg"))));
+        assert_eq!(l.territory[0], [pt("aa"), pt("ca")]);
+        assert!(l.territory[1].is_empty());
+        let corner = l.block_at(pt("ea")).unwrap();
+        assert_eq!(corner.stones.len(), 8);
+        assert!(corner.verdict.benson && corner.verdict.mp95 && corner.verdict.mpfix);
+        assert!(!l.block_at(pt("ff")).unwrap().verdict.benson);
+        assert_eq!(l.stones_where(|b| b.verdict.benson).len(), 8);
+        assert!(l.dead_markup.is_none());
+
+        let earlier = look(sgf, 0, Some(1)).unwrap();
+        assert!(!earlier.at_end);
+        assert_eq!(earlier.board.count(Color::Black), 8);
+        assert_eq!(earlier.last_stone, Some((Color::White, pt("ff"))));
+        assert_eq!(
+            look(sgf, 3, None).unwrap_err(),
+            LookError::NoGame { asked: 3, games: 1 }
+        );
+    }
+}

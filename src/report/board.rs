@@ -1,0 +1,511 @@
+//! Board diagrams as a Go player reads them: SVG for the report and `show --out`, ASCII for
+//! terminals and tests. Coordinates run A–T without I, rows counted from the bottom; the SGF
+//! point is given beside wherever a text cites one. A diagram is a board and layers of marks,
+//! each layer one question (which blocks mp95 calls alive and Benson does not, which stones
+//! are dead by whom), so the marked points are exactly the points a table names.
+
+use std::fmt::Write as _;
+
+use crate::go::{Board, Cell, Color, Point};
+
+/// How a layer marks its points.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Shape {
+    /// A red triangle on a stone.
+    Triangle,
+    /// A green dot on a stone.
+    Dot,
+    /// A red cross on a stone.
+    Cross,
+    /// A blue square on a stone.
+    Square,
+    /// An orange circle on a stone.
+    Circle,
+    /// A small square of the owner's colour on an empty point (territory).
+    Territory(Color),
+}
+
+impl Shape {
+    /// The name in the SVG's `data-mark`, stable for tests and scripts.
+    pub fn id(self) -> &'static str {
+        match self {
+            Shape::Triangle => "triangle",
+            Shape::Dot => "dot",
+            Shape::Cross => "cross",
+            Shape::Square => "square",
+            Shape::Circle => "circle",
+            Shape::Territory(Color::Black) => "territory-b",
+            Shape::Territory(Color::White) => "territory-w",
+        }
+    }
+}
+
+/// One set of marked points, with what the mark means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layer {
+    pub shape: Shape,
+    pub label: String,
+    pub points: Vec<Point>,
+}
+
+/// A board to draw: the position, its last stone, the marks, and the part to show.
+#[derive(Clone, Debug)]
+pub struct Diagram {
+    pub board: Board,
+    pub last: Option<Point>,
+    pub layers: Vec<Layer>,
+    /// Columns and rows shown, inclusive: `(x0, y0, x1, y1)` in SGF coordinates.
+    pub view: (u8, u8, u8, u8),
+}
+
+/// A column's letter as Go players write it: A–Z without I (25 columns, the largest board).
+pub fn column_letter(x: u8) -> char {
+    let c = b'A' + x;
+    (if c >= b'I' { c + 1 } else { c }) as char
+}
+
+/// A point as Go players write it, `Q16`, with rows counted from the bottom.
+pub fn go_name(p: Point, size: u8) -> String {
+    format!("{}{}", column_letter(p.x), size - p.y)
+}
+
+/// A point as the report cites it: `Q16 (pd)`.
+pub fn cite(p: Point, size: u8) -> String {
+    format!("{} ({p})", go_name(p, size))
+}
+
+impl Diagram {
+    /// The whole board, no marks yet.
+    pub fn new(board: Board, last: Option<Point>) -> Diagram {
+        let s = board.size() - 1;
+        Diagram {
+            board,
+            last,
+            layers: Vec::new(),
+            view: (0, 0, s, s),
+        }
+    }
+
+    /// Adds a layer; an empty one is left out (nothing to say).
+    pub fn layer(mut self, shape: Shape, label: impl Into<String>, points: Vec<Point>) -> Self {
+        if !points.is_empty() {
+            self.layers.push(Layer {
+                shape,
+                label: label.into(),
+                points,
+            });
+        }
+        self
+    }
+
+    /// Shows only the part around `focus` (with two lines of room, reaching the edge when it
+    /// is near), unless that part is most of the board anyway.
+    pub fn crop_to(mut self, focus: &[Point]) -> Self {
+        let size = self.board.size();
+        let (Some(x0), Some(x1), Some(y0), Some(y1)) = (
+            focus.iter().map(|p| p.x).min(),
+            focus.iter().map(|p| p.x).max(),
+            focus.iter().map(|p| p.y).min(),
+            focus.iter().map(|p| p.y).max(),
+        ) else {
+            return self;
+        };
+        let low = |v: u8| if v <= 4 { 0 } else { v - 2 };
+        let high = |v: u8| if v + 5 >= size { size - 1 } else { v + 2 };
+        let (x0, x1, y0, y1) = (low(x0), high(x1), low(y0), high(y1));
+        let big = |a: u8, b: u8| u32::from(b - a + 1) * 10 > u32::from(size) * 7;
+        if !(big(x0, x1) && big(y0, y1)) {
+            self.view = (x0, y0, x1, y1);
+        }
+        self
+    }
+
+    fn shows(&self, p: Point) -> bool {
+        let (x0, y0, x1, y1) = self.view;
+        (x0..=x1).contains(&p.x) && (y0..=y1).contains(&p.y)
+    }
+
+    /// Star points (hoshi) of the usual board sizes.
+    fn stars(&self) -> Vec<Point> {
+        let s = self.board.size();
+        let edge = match s {
+            13.. => 3,
+            9..=12 => 2,
+            _ => return Vec::new(),
+        };
+        let mut lines = vec![edge, s - 1 - edge];
+        if s % 2 == 1 && s >= 9 {
+            lines.push(s / 2);
+        }
+        let mut v = Vec::new();
+        for &x in &lines {
+            for &y in &lines {
+                // 9×9 and other small boards: the corners and the centre only.
+                if s < 13 && (x == s / 2) != (y == s / 2) {
+                    continue;
+                }
+                v.push(Point::new(x, y));
+            }
+        }
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The diagram as an SVG document.
+    pub fn svg(&self, title: &str) -> String {
+        const CELL: u32 = 24;
+        const MARGIN: u32 = 28;
+        let (x0, y0, x1, y1) = self.view;
+        let size = self.board.size();
+        let cols = u32::from(x1 - x0) + 1;
+        let rows = u32::from(y1 - y0) + 1;
+        let legend_rows = self.layers.len() as u32 + u32::from(self.last.is_some());
+        let width = (2 * MARGIN + cols * CELL).max(260);
+        let board_h = 2 * MARGIN + rows * CELL;
+        let height = board_h + 20 * legend_rows + 8;
+        let cx = |x: u8| MARGIN + CELL / 2 + u32::from(x - x0) * CELL;
+        let cy = |y: u8| MARGIN + CELL / 2 + u32::from(y - y0) * CELL;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
+        );
+        let _ = writeln!(s, "<title>{}</title>", xml_escape(title));
+        let _ = writeln!(
+            s,
+            r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##
+        );
+        let _ = writeln!(
+            s,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#dcb35c"/>"##,
+            MARGIN - 4,
+            MARGIN - 4,
+            cols * CELL + 8,
+            rows * CELL + 8
+        );
+        // Grid lines stop at the board's edge and run on to the frame where the board goes on.
+        let h = CELL / 2;
+        for y in y0..=y1 {
+            let a = if x0 == 0 { cx(x0) } else { cx(x0) - h };
+            let b = if x1 == size - 1 { cx(x1) } else { cx(x1) + h };
+            let w = if y == 0 || y == size - 1 { 2 } else { 1 };
+            let _ = writeln!(
+                s,
+                r##"<line x1="{a}" y1="{0}" x2="{b}" y2="{0}" stroke="#000000" stroke-width="{w}"/>"##,
+                cy(y)
+            );
+        }
+        for x in x0..=x1 {
+            let a = if y0 == 0 { cy(y0) } else { cy(y0) - h };
+            let b = if y1 == size - 1 { cy(y1) } else { cy(y1) + h };
+            let w = if x == 0 || x == size - 1 { 2 } else { 1 };
+            let _ = writeln!(
+                s,
+                r##"<line x1="{0}" y1="{a}" x2="{0}" y2="{b}" stroke="#000000" stroke-width="{w}"/>"##,
+                cx(x)
+            );
+        }
+        for p in self.stars().into_iter().filter(|&p| self.shows(p)) {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{}" cy="{}" r="3" fill="#000000"/>"##,
+                cx(p.x),
+                cy(p.y)
+            );
+        }
+        for x in x0..=x1 {
+            for y in [MARGIN - 10, board_h - MARGIN + 18] {
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{}" y="{y}" font-size="12" text-anchor="middle" fill="#333333">{}</text>"##,
+                    cx(x),
+                    column_letter(x)
+                );
+            }
+        }
+        for y in y0..=y1 {
+            for (x, anchor) in [(MARGIN - 8, "end"), (MARGIN + cols * CELL + 8, "start")] {
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{x}" y="{}" font-size="12" text-anchor="{anchor}" fill="#333333">{}</text>"##,
+                    cy(y) + 4,
+                    size - y
+                );
+            }
+        }
+        for p in self.board.points() {
+            let pt = self.board.point(p);
+            if !self.shows(pt) {
+                continue;
+            }
+            if let Cell::Stone(c) = self.board.cell(p) {
+                let (fill, stroke) = match c {
+                    Color::Black => ("#111111", "#000000"),
+                    Color::White => ("#fafafa", "#000000"),
+                };
+                let _ = writeln!(
+                    s,
+                    r#"<circle data-point="{pt}" data-stone="{}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="1"/>"#,
+                    c.letter(),
+                    cx(pt.x),
+                    cy(pt.y),
+                    CELL / 2 - 1
+                );
+            }
+        }
+        if let Some(p) = self.last.filter(|&p| self.shows(p)) {
+            let ring = self.contrast(p);
+            let _ = writeln!(
+                s,
+                r#"<circle data-mark="last" data-point="{p}" cx="{}" cy="{}" r="5" fill="none" stroke="{ring}" stroke-width="2"/>"#,
+                cx(p.x),
+                cy(p.y)
+            );
+        }
+        for layer in &self.layers {
+            for &p in layer.points.iter().filter(|&&p| self.shows(p)) {
+                let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
+                let _ = writeln!(s, "{}", shape_svg(layer.shape, p, x, y));
+            }
+        }
+        // The legend: one line per layer, its shape drawn beside its meaning.
+        let mut entries = Vec::new();
+        let first = board_h as i32 + 6;
+        if self.last.is_some() {
+            entries.push((
+                format!(
+                    r##"<circle cx="14" cy="{first}" r="5" fill="#dcb35c" stroke="#000000" stroke-width="2"/>"##
+                ),
+                "the last stone played",
+            ));
+        }
+        for layer in &self.layers {
+            let ly = first + 20 * entries.len() as i32;
+            let elt = shape_svg(layer.shape, Point::new(0, 0), 14, ly)
+                .replacen(r#" data-point="aa""#, "", 1)
+                .replacen("data-mark=", "data-legend=", 1);
+            entries.push((elt, layer.label.as_str()));
+        }
+        for (k, (elt, text)) in entries.iter().enumerate() {
+            let _ = writeln!(s, "{elt}");
+            let _ = writeln!(
+                s,
+                r##"<text x="32" y="{}" font-size="13" fill="#000000">{}</text>"##,
+                first + 20 * k as i32 + 4,
+                xml_escape(text)
+            );
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+
+    /// The colour that shows on the point: white on a black stone, black elsewhere.
+    fn contrast(&self, p: Point) -> &'static str {
+        match self.board.at(p) {
+            Cell::Stone(Color::Black) => "#ffffff",
+            _ => "#000000",
+        }
+    }
+
+    /// The diagram as text: `X` and `O` stones, `.` empty points, `+` star points, the last
+    /// stone in parentheses; a stone of a `Cross` layer (dead) in lower case, and a `Triangle`
+    /// layer's stones as `#` (Black) and `@` (White). Other layers are in the caption only.
+    pub fn ascii(&self) -> String {
+        let (x0, y0, x1, y1) = self.view;
+        let size = self.board.size();
+        let marked = |shape: Shape, p: Point| {
+            self.layers
+                .iter()
+                .any(|l| l.shape == shape && l.points.binary_search(&p).is_ok())
+        };
+        let stars = self.stars();
+        let mut s = String::from("   ");
+        for x in x0..=x1 {
+            s.push(' ');
+            s.push(column_letter(x));
+        }
+        s.push('\n');
+        for y in y0..=y1 {
+            let _ = write!(s, "{:>3}", size - y);
+            let mut line = String::new();
+            for x in x0..=x1 {
+                let p = Point::new(x, y);
+                let ch = match self.board.at(p) {
+                    Cell::Stone(c) if marked(Shape::Cross, p) => {
+                        if c == Color::Black {
+                            'x'
+                        } else {
+                            'o'
+                        }
+                    }
+                    Cell::Stone(c) if marked(Shape::Triangle, p) => {
+                        if c == Color::Black {
+                            '#'
+                        } else {
+                            '@'
+                        }
+                    }
+                    Cell::Stone(Color::Black) => 'X',
+                    Cell::Stone(Color::White) => 'O',
+                    _ if stars.binary_search(&p).is_ok() => '+',
+                    _ => '.',
+                };
+                let sep = if self.last == Some(p) {
+                    '('
+                } else if x > x0 && self.last == Some(Point::new(x - 1, y)) {
+                    ')'
+                } else {
+                    ' '
+                };
+                line.push(sep);
+                line.push(ch);
+            }
+            if self.last == Some(Point::new(x1, y)) {
+                line.push(')');
+            }
+            let _ = writeln!(s, "{line} {}", size - y);
+        }
+        s
+    }
+}
+
+/// One mark as an SVG element.
+fn shape_svg(shape: Shape, p: Point, x: i32, y: i32) -> String {
+    let id = shape.id();
+    match shape {
+        Shape::Triangle => format!(
+            r##"<polygon data-mark="{id}" data-point="{p}" points="{},{} {},{} {},{}" fill="#d62728" stroke="#ffffff" stroke-width="1"/>"##,
+            x,
+            y - 7,
+            x - 7,
+            y + 5,
+            x + 7,
+            y + 5
+        ),
+        Shape::Dot => format!(
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="4" fill="#2ca02c" stroke="#ffffff" stroke-width="1"/>"##
+        ),
+        Shape::Cross => format!(
+            r##"<path data-mark="{id}" data-point="{p}" d="M{} {}L{} {}M{} {}L{} {}" stroke="#d62728" stroke-width="3"/>"##,
+            x - 6,
+            y - 6,
+            x + 6,
+            y + 6,
+            x - 6,
+            y + 6,
+            x + 6,
+            y - 6
+        ),
+        Shape::Square => format!(
+            r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="10" height="10" fill="none" stroke="#1f77b4" stroke-width="3"/>"##,
+            x - 5,
+            y - 5
+        ),
+        Shape::Circle => format!(
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="6" fill="none" stroke="#ff7f0e" stroke-width="3"/>"##
+        ),
+        Shape::Territory(c) => {
+            let fill = if c == Color::Black {
+                "#111111"
+            } else {
+                "#fafafa"
+            };
+            format!(
+                r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
+                x - 4,
+                y - 4
+            )
+        }
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(s: &str) -> Point {
+        Point::from_sgf(s).unwrap()
+    }
+
+    #[test]
+    fn coordinates_skip_i_and_count_rows_from_the_bottom() {
+        assert_eq!(column_letter(7), 'H');
+        assert_eq!(column_letter(8), 'J');
+        assert_eq!(column_letter(24), 'Z');
+        assert_eq!(go_name(pt("pd"), 19), "Q16");
+        assert_eq!(go_name(pt("aa"), 19), "A19");
+        assert_eq!(cite(pt("ss"), 19), "T1 (ss)");
+        assert_eq!(go_name(pt("ee"), 9), "E5");
+    }
+
+    #[test]
+    fn ascii_shows_stones_dead_stones_marks_and_the_last_stone() {
+        let board = Board::from_ascii(
+            "X O . . .
+             X O . . .
+             . X O . .
+             . . . . .
+             . . . . .",
+        );
+        let d = Diagram::new(board, Some(pt("cc")))
+            .layer(Shape::Cross, "dead", vec![pt("ba")])
+            .layer(Shape::Triangle, "mp95 only", vec![pt("ab")]);
+        let expected = "    A B C D E
+  5 X o . . . 5
+  4 # O . . . 4
+  3 . X(O). . 3
+  2 . . . . . 2
+  1 . . . . . 1
+";
+        assert_eq!(d.ascii(), expected);
+    }
+
+    #[test]
+    fn star_points_of_the_usual_sizes() {
+        let stars = |n| Diagram::new(Board::new(n).unwrap(), None).stars().len();
+        assert_eq!(stars(19), 9);
+        assert_eq!(stars(13), 9);
+        assert_eq!(stars(9), 5);
+        assert_eq!(stars(7), 0);
+    }
+
+    #[test]
+    fn a_crop_keeps_the_focus_with_room_and_snaps_to_near_edges() {
+        let d = Diagram::new(Board::new(19).unwrap(), None).crop_to(&[pt("pc"), pt("qd")]);
+        assert_eq!(d.view, (13, 0, 18, 5));
+        // Spread over the board: the whole board.
+        let d = Diagram::new(Board::new(19).unwrap(), None).crop_to(&[pt("cc"), pt("qq")]);
+        assert_eq!(d.view, (0, 0, 18, 18));
+    }
+
+    #[test]
+    fn the_svg_names_every_marked_point_and_every_stone() {
+        let board = Board::from_ascii(
+            "X O .
+             X O .
+             . . .",
+        );
+        let d = Diagram::new(board, Some(pt("ba"))).layer(
+            Shape::Triangle,
+            "a < b & c",
+            vec![pt("aa"), pt("ab")],
+        );
+        let svg = d.svg("t");
+        let marked: Vec<&str> = svg
+            .lines()
+            .filter(|l| l.contains(r#"data-mark="triangle""#))
+            .map(|l| l.split("data-point=\"").nth(1).unwrap().get(..2).unwrap())
+            .collect();
+        assert_eq!(marked, ["aa", "ab"]);
+        assert_eq!(svg.matches("data-stone=").count(), 4);
+        assert!(svg.contains("a &lt; b &amp; c"));
+    }
+}

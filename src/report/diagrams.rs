@@ -1,0 +1,391 @@
+//! The board diagrams of the report and of `show`: which stones each kind marks, and the
+//! sentence that says what a diagram shows. The positions are read again from the run's
+//! inputs (`Finder`); a run whose inputs are gone gets its report without diagrams, and
+//! says so.
+
+use std::fmt::Write as _;
+
+use super::board::{cite, Diagram, Shape};
+use super::tally::Tally;
+use crate::go::{Board, Color, Point};
+use crate::life::{analyze_life, Net};
+use crate::look::{look, Look};
+use crate::source::Finder;
+
+/// The paper's Bild 6 built on a board (life-spec.md): blocks a, b, c in the lower left,
+/// d, e, f, g above them.
+pub const BILD_6: &str = "
+...................
+...................
+...................
+...................
+...................
+........XX.........
+.......XX.X........
+.....XX.XXX........
+..XXX.XX...........
+.X.XXX.X...........
+.XXX...XX..........
+.X.X.X.X.X.........
+..XXX.XXXX.........
+.....X.............
+..XXXXX............
+..X.X.X............
+...XXX.............
+XXX.X.X............
+X.XX.XX............";
+
+/// The paper's Bild 9: two blocks sharing two eyes, on a 4×4 board.
+pub const BILD_9: &str = "
+.XXX
+X..X
+X..X
+XXX.";
+
+/// One diagram of the report: its file under `plots/boards/` and what it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Figure {
+    pub file: String,
+    pub caption: String,
+    pub svg: String,
+}
+
+/// The report's diagrams, by section.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    pub not_benson: Vec<Figure>,
+    pub dead: Vec<Figure>,
+    pub contradicted: Vec<Figure>,
+    pub paper: Vec<Figure>,
+    /// Rows the report wanted to draw whose record could not be read back.
+    pub missing: Vec<String>,
+}
+
+impl Figures {
+    pub fn all(&self) -> impl Iterator<Item = &Figure> {
+        self.paper
+            .iter()
+            .chain(&self.not_benson)
+            .chain(&self.dead)
+            .chain(&self.contradicted)
+    }
+}
+
+/// What a diagram of life marks: the blocks mp95 (mpfix) calls alive and Benson does not,
+/// the stones Benson proves alive, and Benson's unconditional territory.
+pub fn life_diagram(l: &Look) -> Diagram {
+    let last = l.last_stone.map(|(_, p)| p);
+    Diagram::new(l.board.clone(), last)
+        .layer(
+            Shape::Triangle,
+            "alive by mp95, not by Benson",
+            l.stones_where(|b| b.verdict.mp95 && !b.verdict.benson),
+        )
+        .layer(
+            Shape::Circle,
+            "alive by mpfix, not by Benson",
+            l.stones_where(|b| b.verdict.mpfix && !b.verdict.benson),
+        )
+        .layer(
+            Shape::Dot,
+            "alive by Benson (unconditionally)",
+            l.stones_where(|b| b.verdict.benson),
+        )
+        .layer(
+            Shape::Territory(Color::Black),
+            "Black's unconditional territory",
+            l.territory[0].clone(),
+        )
+        .layer(
+            Shape::Territory(Color::White),
+            "White's unconditional territory",
+            l.territory[1].clone(),
+        )
+}
+
+/// The dead stones by the markup and by the estimate: crosses where both agree, circles
+/// and squares where only one says so. Without markup, the estimate's as crosses.
+pub fn dead_diagram(l: &Look) -> Diagram {
+    let last = l.last_stone.map(|(_, p)| p);
+    let d = Diagram::new(l.board.clone(), last);
+    match &l.dead_markup {
+        None => d.layer(
+            Shape::Cross,
+            "dead by the estimate",
+            l.dead_estimate.clone(),
+        ),
+        Some(m) => {
+            let e = &l.dead_estimate;
+            let both = m.iter().filter(|p| e.contains(p)).copied().collect();
+            let only_m = m.iter().filter(|p| !e.contains(p)).copied().collect();
+            let only_e = e.iter().filter(|p| !m.contains(p)).copied().collect();
+            d.layer(Shape::Cross, "dead by the markup and the estimate", both)
+                .layer(Shape::Circle, "dead by the markup only", only_m)
+                .layer(Shape::Square, "dead by the estimate only", only_e)
+        }
+    }
+}
+
+/// `show`'s diagram: the life verdicts and the dead stones together.
+pub fn show_diagram(l: &Look) -> Diagram {
+    let mut d = life_diagram(l);
+    d.layers.extend(dead_diagram(l).layers);
+    d
+}
+
+/// `show`'s text: a heading, the board (dead stones in lower case, blocks mp95 alone calls
+/// alive as `#`/`@`), and a line per block that is not a lone stone without verdicts.
+pub fn show_text(l: &Look, title: &str) -> String {
+    let size = l.board.size();
+    let mut s = String::new();
+    let who = |c: Color| if c == Color::Black { "Black" } else { "White" };
+    let players = match (l.info.pb.as_str(), l.info.pw.as_str()) {
+        ("", "") => String::new(),
+        (b, w) => format!(", {b} (B) – {w} (W)"),
+    };
+    let re = if l.info.re.is_empty() {
+        String::new()
+    } else {
+        format!(", RE {}", l.info.re)
+    };
+    let _ = writeln!(s, "{title}{players}{re}");
+    let _ = writeln!(s, "{}, {} to move\n", at_move(l), who(l.to_move));
+    let mut d = Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p));
+    let (dead, by) = match &l.dead_markup {
+        Some(m) => (m.clone(), "the markup (TB/TW)"),
+        None => (l.dead_estimate.clone(), "the estimate"),
+    };
+    d = d.layer(Shape::Cross, "dead", dead.clone()).layer(
+        Shape::Triangle,
+        "mp95 only",
+        l.stones_where(|b| b.verdict.mp95 && !b.verdict.benson),
+    );
+    s.push_str(&d.ascii());
+    let _ = writeln!(
+        s,
+        "\nX O stones, x o dead by {by}, # @ alive by mp95 and not by Benson, (X) the last \
+         stone.\nUnconditional territory (Benson): Black {}, White {} points.\n",
+        l.territory[0].len(),
+        l.territory[1].len()
+    );
+    let _ = writeln!(
+        s,
+        "{:<12} {:>6} {:>4} {:>6} {:>4} {:>5} {:>9} {:>10} {:>4}",
+        "block", "stones", "libs", "benson", "mp95", "mpfix", "mp95_eyes", "mpfix_eyes", "dead"
+    );
+    let yes = |b: bool| if b { "yes" } else { "-" };
+    for b in &l.blocks {
+        let v = &b.verdict;
+        let is_dead = dead.binary_search(&b.anchor).is_ok();
+        let any = v.benson || v.mp95 || v.mpfix || v.mp95_eyes || v.mpfix_eyes || is_dead;
+        if b.stones.len() == 1 && !any {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "{:<12} {:>6} {:>4} {:>6} {:>4} {:>5} {:>9} {:>10} {:>4}",
+            format!("{} {}", b.colour.letter(), cite(b.anchor, size)),
+            b.stones.len(),
+            b.liberties,
+            yes(v.benson),
+            yes(v.mp95),
+            yes(v.mpfix),
+            yes(v.mp95_eyes),
+            yes(v.mpfix_eyes),
+            yes(is_dead)
+        );
+    }
+    s
+}
+
+/// Where the position stands in its game, for a caption: "move 212, the end of the record".
+pub fn at_move(l: &Look) -> String {
+    if l.at_end {
+        format!("move {}, the end of the record", l.moves)
+    } else {
+        format!("after move {}", l.moves)
+    }
+}
+
+fn points_cited(points: &[Point], size: u8) -> String {
+    let mut v: Vec<String> = points.iter().take(4).map(|&p| cite(p, size)).collect();
+    if points.len() > 4 {
+        v.push(format!("{} more", points.len() - 4));
+    }
+    v.join(", ")
+}
+
+/// The report's diagrams: the paper's examples, and for each list the first `n` games
+/// (the largest disagreements first for the dead stones).
+pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
+    let mut f = Figures {
+        paper: paper_figures(),
+        ..Figures::default()
+    };
+    let Some(finder) = finder else {
+        return f;
+    };
+    let mut get = |file: &str, game: &str| -> Option<Look> {
+        let g: usize = game.parse().ok()?;
+        let found = finder
+            .game(file, g)
+            .and_then(|(bytes, k)| look(&bytes, k, None).ok());
+        if found.is_none() {
+            f.missing.push(format!("{file} (game {game})"));
+        }
+        found
+    };
+    let mut games: Vec<(&str, &str)> = Vec::new();
+    for b in &t.not_benson {
+        if !games.contains(&(&b.file, &b.game)) {
+            games.push((&b.file, &b.game));
+        }
+    }
+    let mut not_benson = Vec::new();
+    for (file, game) in games.into_iter().take(n) {
+        let Some(l) = get(file, game) else { continue };
+        let size = l.board.size();
+        let marked = l.stones_where(|b| b.verdict.mp95 && !b.verdict.benson);
+        let anchors: Vec<Point> = l
+            .blocks
+            .iter()
+            .filter(|b| (b.verdict.mp95 || b.verdict.mpfix) && !b.verdict.benson)
+            .map(|b| b.anchor)
+            .collect();
+        let d = life_diagram(&l).crop_to(&marked);
+        let k = not_benson.len() + 1;
+        not_benson.push(Figure {
+            file: format!("not-benson-{k}.svg"),
+            caption: format!(
+                "`{file}` game {game}, {}: the {} block{} at {} (red triangles) mp95 calls \
+                 alive and Benson does not; green dots mark the stones Benson proves alive, \
+                 small squares the unconditional territory.",
+                at_move(&l),
+                anchors.len(),
+                if anchors.len() == 1 { "" } else { "s" },
+                points_cited(&anchors, size)
+            ),
+            svg: d.svg(&format!("{file} game {game}: alive by mp95, not by Benson")),
+        });
+    }
+    f.not_benson = not_benson;
+
+    let mut differing: Vec<_> = t.dead.differing.iter().collect();
+    differing.sort_by_key(|d| std::cmp::Reverse(d.estimate_only.len() + d.markup_only.len()));
+    let mut dead = Vec::new();
+    for d in differing.into_iter().take(n) {
+        let Some(l) = get(&d.file, &d.game) else {
+            continue;
+        };
+        let k = dead.len() + 1;
+        dead.push(Figure {
+            file: format!("dead-{k}.svg"),
+            caption: format!(
+                "`{}` game {}, {}: the markup alone calls {} stone{} dead (orange circles), \
+                 the estimate alone {} (blue squares); red crosses: dead by both.",
+                d.file,
+                d.game,
+                at_move(&l),
+                d.markup_only.len(),
+                if d.markup_only.len() == 1 { "" } else { "s" },
+                d.estimate_only.len()
+            ),
+            svg: dead_diagram(&l).svg(&format!(
+                "{} game {}: dead stones, markup against estimate",
+                d.file, d.game
+            )),
+        });
+    }
+    f.dead = dead;
+
+    let mut contradicted = Vec::new();
+    let records = t
+        .contradicted
+        .iter()
+        .map(|c| {
+            (
+                &c.file,
+                &c.game,
+                format!("RE `{}`, the count {}", c.re, c.margin),
+            )
+        })
+        .chain(t.suspicious.iter().map(|s| {
+            (
+                &s.file,
+                &s.game,
+                format!(
+                    "RE `{}`, outside what Benson proves ({} to {})",
+                    s.re, s.low, s.high
+                ),
+            )
+        }));
+    for (file, game, what) in records.take(n) {
+        let Some(l) = get(file, game) else { continue };
+        let k = contradicted.len() + 1;
+        contradicted.push(Figure {
+            file: format!("contradicted-{k}.svg"),
+            caption: format!(
+                "`{file}` game {game}, {}: {what}; red crosses: the stones the estimate \
+                 calls dead.",
+                at_move(&l)
+            ),
+            svg: dead_diagram(&l).svg(&format!("{file} game {game}: {what}")),
+        });
+    }
+    f.contradicted = contradicted;
+    f
+}
+
+/// The paper's examples on a board, with every method's verdict.
+fn paper_figures() -> Vec<Figure> {
+    [
+        (
+            "bild-6.svg",
+            BILD_6,
+            "The paper's Bild 6: seven Black blocks sharing six eyes. mp95, mpfix and Benson \
+             agree: every block lives (green dots) but block e (F8), which has no eye of its \
+             own and a single shared eye.",
+        ),
+        (
+            "bild-9.svg",
+            BILD_9,
+            "The paper's Bild 9: two blocks with no eye of their own share two eyes; each \
+             eye is vital for both, so both live, by mp95, mpfix and Benson alike.",
+        ),
+    ]
+    .into_iter()
+    .map(|(file, text, caption)| {
+        let board = Board::from_ascii(text);
+        let net = Net::build(&board);
+        let life = analyze_life(&board, &net, Color::White);
+        let l = Look::of_position(board, &net, &life);
+        let stones = l.stones_where(|_| true);
+        Figure {
+            file: file.to_string(),
+            caption: caption.to_string(),
+            svg: life_diagram(&l)
+                .crop_to(&stones)
+                .svg(&caption[..caption.find(':').unwrap_or(0)]),
+        }
+    })
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paper_examples_are_drawn_with_their_verdicts() {
+        let figs = paper_figures();
+        assert_eq!(figs.len(), 2);
+        // Bild 6: every stone but block e's (one stone at F8) alive by Benson.
+        let board = Board::from_ascii(BILD_6);
+        let stones = board.count(Color::Black) as usize;
+        let dots = figs[0].svg.matches(r#"data-mark="dot""#).count();
+        assert_eq!(dots, stones - 1);
+        assert!(!figs[0].svg.contains(r#"data-mark="dot" data-point="fl""#));
+        assert_eq!(figs[0].svg.matches(r#"data-mark="triangle""#).count(), 0);
+        assert_eq!(figs[1].svg.matches(r#"data-mark="dot""#).count(), 10);
+    }
+}

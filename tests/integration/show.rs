@@ -1,0 +1,127 @@
+//! `livingblocks show` and the report's board diagrams: the text a terminal shows, SVG that
+//! parses as XML, and marks that are exactly the stones the tables name.
+
+use crate::util::{rows, TestEnv};
+
+/// Black's corner block with two eyes (A9 and C9), White's wall below it, then two moves.
+const CORNER: &str = "(;SZ[9]KM[0]PB[Black]PW[White]RE[B+R]AB[ba][da][ab][bb][cb][db][eb][ea]\
+    AW[fa][fb][fc][ec][dc][cc][bc][ac];W[hh];B[gg])";
+
+#[test]
+fn show_prints_the_board_and_every_verdict() {
+    let env = TestEnv::new();
+    env.write("corner.sgf", CORNER);
+    let o = env.run(&["show", "in/corner.sgf"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let expected = "\
+in/corner.sgf game 0, Black (B) – White (W), RE B+R
+move 2, the end of the record, White to move
+
+    A B C D E F G H J
+  9 . X . X X O . . . 9
+  8 X X X X X O . . . 8
+  7 O O O O O O + . . 7
+  6 . . . . . . . . . 6
+  5 . . . . + . . . . 5
+  4 . . . . . . . . . 4
+  3 . . + . . .(x). . 3
+  2 . . . . . . . O . 2
+  1 . . . . . . . . . 1
+
+X O stones, x o dead by the estimate, # @ alive by mp95 and not by Benson, (X) the last stone.
+Unconditional territory (Benson): Black 2, White 0 points.
+
+block        stones libs benson mp95 mpfix mp95_eyes mpfix_eyes dead
+B B9 (ba)         8    2    yes  yes   yes       yes        yes    -
+W F9 (fa)         8    9      -    -     -         -          -    -
+B G3 (gg)         1    4      -    -     -         -          -  yes
+";
+    assert_eq!(text, expected);
+
+    // An earlier move, as SVG: valid XML, every stone drawn, the last stone ringed.
+    let o = env.run(&["show", "in/corner.sgf", "--move", "1", "--out", "one.svg"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(env.dir.path().join("one.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("the SVG is XML");
+    let stones = doc
+        .descendants()
+        .filter(|n| n.attribute("data-stone").is_some())
+        .count();
+    assert_eq!(stones, 17);
+    let last: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("data-mark") == Some("last"))
+        .filter_map(|n| n.attribute("data-point"))
+        .collect();
+    assert_eq!(last, ["hh"]);
+    let territory = doc
+        .descendants()
+        .filter(|n| n.attribute("data-mark") == Some("territory-b"))
+        .count();
+    assert_eq!(territory, 2);
+
+    for (args, why) in [
+        (vec!["show", "in/corner.sgf", "--game", "3"], "no game 3"),
+        (vec!["show", "in/none.sgf"], "no such file"),
+    ] {
+        let o = env.run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(why), "{args:?}");
+    }
+}
+
+#[test]
+fn show_reads_an_archive_member_as_games_csv_names_it() {
+    let env = TestEnv::new();
+    let zip = std::fs::File::create(env.dir.path().join("g.zip")).unwrap();
+    let mut z = zip::ZipWriter::new(zip);
+    z.start_file("a/corner.sgf", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    std::io::Write::write_all(&mut z, CORNER.as_bytes()).unwrap();
+    z.finish().unwrap();
+    let o = env.run(&["show", "g.zip!a/corner.sgf", "--ascii"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("B B9 (ba)         8"));
+}
+
+/// The report's diagram of a game with blocks mp95 calls alive and Benson does not marks
+/// exactly their stones: as many triangles as not_benson.csv counts stones, on its anchors.
+#[test]
+fn a_diagram_marks_exactly_the_blocks_the_table_names() {
+    let env = TestEnv::new();
+    let game = std::fs::read(crate::util::corpus().join("Dosaku/042.sgf")).unwrap();
+    env.write("042.sgf", game);
+    env.analyze("out", 1);
+    let listed = rows(&env.output("out", "not_benson.csv"));
+    assert!(!listed.is_empty());
+    let svg = env.output("out", "plots/boards/not-benson-1.svg");
+    let doc = roxmltree::Document::parse(&svg).expect("the SVG is XML");
+    let mut marked: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("data-mark") == Some("triangle"))
+        .filter_map(|n| n.attribute("data-point"))
+        .collect();
+    marked.sort_unstable();
+    let stones: usize = listed
+        .iter()
+        .filter(|r| r["mp95"] == "1")
+        .map(|r| r["stones"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(marked.len(), stones);
+    for r in &listed {
+        assert!(marked.contains(&r["anchor"].as_str()), "{}", r["anchor"]);
+    }
+    let report = env.output("out", "report.md");
+    assert!(report.contains("![not-benson-1](plots/boards/not-benson-1.svg)"));
+    assert!(report.contains("`042.sgf` game 0"));
+    assert!(
+        report.contains("Q7 (pm)"),
+        "Go coordinates with the SGF point beside"
+    );
+    // The paper's examples are drawn whatever the input.
+    for f in ["bild-6", "bild-9"] {
+        let svg = env.output("out", &format!("plots/boards/{f}.svg"));
+        roxmltree::Document::parse(&svg).expect("the SVG is XML");
+    }
+}
