@@ -85,9 +85,12 @@ pub fn find_big_eyes(board: &Board, regions: &Regions) -> BigEyes {
                 .count();
             counts[inside] += 1;
         }
-        let shape = format!("{}{}{}{}", counts[4], counts[3], counts[2], counts[1]);
+        // Written `a-b-c-d`: a count can pass 9 (b = 11 in a long eye), and the digits
+        // alone would read back ambiguously and lose their leading zeros in spreadsheets.
+        let shape = format!("{}-{}-{}-{}", counts[4], counts[3], counts[2], counts[1]);
         let size = r.size;
-        let found = TABLE.iter().find(|(s, _, _)| *s == shape);
+        let key = format!("{}{}{}{}", counts[4], counts[3], counts[2], counts[1]);
+        let found = TABLE.iter().find(|(s, _, _)| *s == key);
         let (worth, classified) = match found {
             Some(&(_, down, up)) if size <= 6 => ((down, up), true),
             _ => ((1, 1), false),
@@ -125,7 +128,7 @@ mod tests {
              .......",
         );
         assert_eq!(e.eyes.len(), 1);
-        assert_eq!(e.eyes[0].shape, "0012");
+        assert_eq!(e.eyes[0].shape, "0-0-1-2");
         assert_eq!(e.eyes[0].worth, (2, 1));
         let e = eyes(
             ".......
@@ -136,7 +139,7 @@ mod tests {
              .......
              .......",
         );
-        assert_eq!(e.eyes[0].shape, "0103");
+        assert_eq!(e.eyes[0].shape, "0-1-0-3");
         assert_eq!(e.eyes[0].worth, (3, 1));
     }
 

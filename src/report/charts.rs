@@ -104,7 +104,7 @@ fn life_by_ending(t: &Tally, stones: bool) -> Vec<(String, Vec<f64>)> {
         .map(|e| {
             let l = t.life.get(e);
             let values = Method::ALL.into_iter().map(|m| alive(l, m)).collect();
-            (format!("ended by {}", e.name()), values)
+            (e.label().to_string(), values)
         })
         .collect()
 }

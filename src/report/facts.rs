@@ -227,7 +227,17 @@ impl Ending {
         match self {
             Ending::Score => "score",
             Ending::Resign => "resign",
-            Ending::Other => "other",
+            // Not "other": RE's `how` has an `other` of its own, a part of this group.
+            Ending::Other => "rest",
+        }
+    }
+
+    /// The group as a legend or a row label says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Ending::Score => "ended by score",
+            Ending::Resign => "ended by resignation",
+            Ending::Other => "ended otherwise",
         }
     }
 }

@@ -14,6 +14,19 @@ use crate::sink::Manifest;
 /// Rows of a listing shown in report.md; the rest are in the CSV beside it.
 pub const SHOWN: usize = 40;
 
+/// Rows of a frequency table (chain words, eye shapes) shown in report.md.
+const TABLE_ROWS: usize = 20;
+
+/// How a frequency table is cut: "All 7 words, the most frequent first" or "The 20 most
+/// frequent of 49 words".
+fn cut(what: &str, n: usize) -> String {
+    if n > TABLE_ROWS {
+        format!("The {TABLE_ROWS} most frequent of {n} {what}")
+    } else {
+        format!("All {n} {what}, the most frequent first")
+    }
+}
+
 fn pct(a: u64, b: u64) -> String {
     if b == 0 {
         "–".to_string()
@@ -243,7 +256,8 @@ fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
     }
     let _ = writeln!(
         w,
-        "\nAgreement of the methods: blocks alive under both (the diagonal: alive under \
+        "\n`rest`: the games not ended by score or resignation (time, forfeit, RE's `other` \
+         and `unknown`, no RE).\n\nAgreement of the methods: blocks alive under both (the diagonal: alive under \
          each).\n"
     );
     let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
@@ -330,7 +344,8 @@ fn chains_section(w: &mut String, t: &Tally) {
         "## Chains and big eyes\n\n{total} chains (blocks joined by vital shared eyes, \
          written as the word of their eye counts); the grammars call {alive} of them alive \
          (G1 for open chains, every closed chain). Verdicts of mp95 or mpfix that differ from \
-         the grammar's: {disagree}. The most frequent words:\n"
+         the grammar's: {disagree}. {}:\n",
+        cut("words", t.chains.len())
     );
     let mut words: Vec<_> = t.chains.iter().collect();
     words.sort_by(|a, b| b.1.chains.cmp(&a.1.chains).then(a.0.cmp(b.0)));
@@ -340,7 +355,7 @@ fn chains_section(w: &mut String, t: &Tally) {
     );
     let _ = writeln!(w, "|---|---|---|---:|---:|---:|");
     let yes = |b: bool| if b { "yes" } else { "no" };
-    for ((word, closed, grammar), s) in words.into_iter().take(20) {
+    for ((word, closed, grammar), s) in words.into_iter().take(TABLE_ROWS) {
         let _ = writeln!(
             w,
             "| `{word}` | {} | {} | {} | {} | {} |",
@@ -355,7 +370,8 @@ fn chains_section(w: &mut String, t: &Tally) {
     let _ = writeln!(
         w,
         "\n{eyes} big own eyes (own eyes of two or more points). Shape types, with their \
-         worth in eyes when the owner and when the opponent moves first:\n"
+         worth in eyes when the owner and when the opponent moves first ({}):\n",
+        cut("shape types", t.big_eyes.len()).to_lowercase()
     );
     plot(w, t, "big_eyes", "No big own eyes: no plot of them.");
     let mut shapes: Vec<_> = t.big_eyes.iter().collect();
@@ -365,7 +381,7 @@ fn chains_section(w: &mut String, t: &Tally) {
         "| size | shape | eyes | worth (owner first) | worth (opponent first) | in Tab. 2 |"
     );
     let _ = writeln!(w, "|---:|---|---:|---:|---:|---:|");
-    for ((size, shape), s) in shapes.into_iter().take(20) {
+    for ((size, shape), s) in shapes.into_iter().take(TABLE_ROWS) {
         let _ = writeln!(
             w,
             "| {size} | `{shape}` | {} | {} | {} | {} |",
@@ -513,7 +529,7 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
     let _ = writeln!(
         w,
         "| dead stones | compared | exact | within 1 point (exact included) | same winner | \
-         scorable | exact | within 1 point |"
+         scorable | exact | within 1 point (exact included) |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|");
     for (src, s) in t.sources.iter() {
@@ -702,7 +718,7 @@ fn final_section(w: &mut String, t: &Tally) {
     let rows = t
         .finals_by_ending
         .iter()
-        .map(|(e, s)| (format!("ended by {}", e.name()), s))
+        .map(|(e, s)| (e.label().to_string(), s))
         .chain(
             t.finals_by_era
                 .iter()

@@ -351,7 +351,11 @@ impl Tally {
         let [word, closed, grammar, mp95, mpfix] = ChainCols::of(&c)?.0;
         while next_row(&mut r, &mut row, dir, "chains.csv")? {
             t.add_chain(&ChainFacts {
-                word: word.text(&row),
+                word: {
+                    let w = word.text(&row);
+                    w.strip_prefix(crate::sink::blocks::WORD_MARK)
+                        .map_or(w.clone(), str::to_string)
+                },
                 closed: closed.flag(&row),
                 grammar: grammar.flag(&row),
                 mp95_all: mp95.flag(&row),

@@ -66,12 +66,25 @@ pub fn write_blocks(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<(
                 .flag(v.mpfix)
                 .flag(v.mp95_eyes)
                 .flag(v.mpfix_eyes)
-                .plain(v.chain.as_deref().unwrap_or("").as_bytes())
+                .plain(
+                    v.chain
+                        .as_deref()
+                        .map_or_else(String::new, word_cell)
+                        .as_bytes(),
+                )
                 .plain(b.final_status.map_or("", |f| f.as_str()).as_bytes());
             t.end_row()?;
         }
     }
     Ok(())
+}
+
+/// Marks a chain word as text (`00` → `w00`): read as a number, by pandas or a spreadsheet,
+/// `00` and `010` would lose their leading zeros.
+pub const WORD_MARK: &str = "w";
+
+fn word_cell(word: &str) -> String {
+    format!("{WORD_MARK}{word}")
 }
 
 /// Writes the chains.csv rows of one file.
@@ -85,7 +98,7 @@ pub fn write_chains(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<(
                 .text(c.colour.letter())
                 .text(&anchors.join(" "))
                 .flag(c.closed)
-                .text(&c.word)
+                .text(&word_cell(&c.word))
                 .flag(c.grammar)
                 .flag(c.mp95_all)
                 .flag(c.mpfix_all);

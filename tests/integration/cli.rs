@@ -292,7 +292,7 @@ fn chains_and_big_eyes_have_tables_of_their_own() {
     let c = &chains[0];
     assert_eq!(c["file"], "bild9.sgf");
     assert_eq!((c["blocks"].as_str(), c["closed"].as_str()), ("ba ab", "1"));
-    assert_eq!(c["word"], "00");
+    assert_eq!(c["word"], "w00");
     assert_eq!(
         (
             c["grammar"].as_str(),
@@ -309,7 +309,7 @@ fn chains_and_big_eyes_have_tables_of_their_own() {
         (e["file"].as_str(), e["block"].as_str()),
         ("bent.sgf", "bb")
     );
-    assert_eq!((e["size"].as_str(), e["shape"].as_str()), ("3", "0012"));
+    assert_eq!((e["size"].as_str(), e["shape"].as_str()), ("3", "0-0-1-2"));
     assert_eq!(
         (
             e["worth_owner_to_move"].as_str(),

@@ -82,3 +82,50 @@ fn the_kubernetes_job_runs_the_slurm_command() {
     let dockerfile = read("Dockerfile");
     assert!(dockerfile.contains("cargo install --locked --path ."));
 }
+
+/// docs/outputs.md's pandas example, run on real tables with a failed file among them: the
+/// counts come out as integers, the words and shapes as the text written.
+#[test]
+fn the_pandas_example_reads_the_tables_with_the_right_types() {
+    let has_pandas = std::process::Command::new("python3")
+        .args(["-c", "import pandas"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_pandas {
+        eprintln!("skipped: python3 with pandas is not installed (pip install pandas)");
+        return;
+    }
+    let env = crate::util::TestEnv::new();
+    for f in ["Dosaku/079.sgf", "Dosaku/008.sgf"] {
+        env.write(f, std::fs::read(crate::util::corpus().join(f)).unwrap());
+    }
+    env.write("broken.sgf", "no game here");
+    env.analyze("out", 1);
+    let example = blocks(&read("docs/outputs.md"), "python")
+        .into_iter()
+        .find(|b| b.contains("read_csv"))
+        .expect("docs/outputs.md has the pandas example");
+    let checks = r#"
+from pandas.api.types import is_integer_dtype, is_string_dtype
+assert len(games) == 3, len(games)
+for column in ["stones_b", "moves", "blocks_w", "benson_blocks_b"]:
+    assert is_integer_dtype(games[column]), (column, games[column].dtype)
+assert games.stones_b.isna().sum() == 1
+for column in ["stones", "liberties", "benson"]:
+    assert is_integer_dtype(blocks[column]), (column, blocks[column].dtype)
+assert is_string_dtype(chains.word) and chains.word.str.startswith("w").all(), chains.word
+assert "w00" in set(chains.word)
+assert is_string_dtype(eyes["shape"]) and (eyes["shape"] == "0-0-0-2").any(), eyes["shape"]
+print("ok")
+"#;
+    let o = std::process::Command::new("python3")
+        .args(["-c", &format!("{example}{checks}")])
+        .current_dir(env.dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).trim() == "ok",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
