@@ -469,6 +469,25 @@ mod tests {
     }
 
     #[test]
+    fn every_size_draws_as_xml_with_its_coordinates() {
+        for n in [2u8, 9, 13, 19, 25] {
+            let mut board = Board::new(n).unwrap();
+            let corner = Point::new(n - 1, n - 1);
+            board.setup(corner, Some(Color::White)).unwrap();
+            let d = Diagram::new(board, Some(corner)).layer(Shape::Cross, "dead", vec![corner]);
+            let svg = d.svg("a board");
+            let doc = roxmltree::Document::parse(&svg).expect("valid XML");
+            let texts: Vec<&str> = doc.descendants().filter_map(|x| x.text()).collect();
+            let last = column_letter(n - 1).to_string();
+            assert!(texts.contains(&last.as_str()), "{n}: {last}");
+            assert!(texts.contains(&n.to_string().as_str()), "{n}");
+            let cropped = d.clone().crop_to(&[corner]).svg("cropped");
+            roxmltree::Document::parse(&cropped).expect("valid XML");
+        }
+        assert_eq!(column_letter(24), 'Z');
+    }
+
+    #[test]
     fn star_points_of_the_usual_sizes() {
         let stars = |n| Diagram::new(Board::new(n).unwrap(), None).stars().len();
         assert_eq!(stars(19), 9);

@@ -59,6 +59,8 @@ pub struct Figures {
     pub paper: Vec<Figure>,
     /// Rows the report wanted to draw whose record could not be read back.
     pub missing: Vec<String>,
+    /// Whether there were games to draw but no inputs to read them from.
+    pub no_inputs: bool,
 }
 
 impl Figures {
@@ -222,7 +224,11 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
         paper: paper_figures(),
         ..Figures::default()
     };
-    let Some(finder) = finder else {
+    let Some(finder) = finder.filter(|f| !f.is_empty()) else {
+        f.no_inputs = !(t.not_benson.is_empty()
+            && t.dead.differing.is_empty()
+            && t.contradicted.is_empty()
+            && t.suspicious.is_empty());
         return f;
     };
     let mut get = |file: &str, game: &str| -> Option<Look> {

@@ -48,6 +48,14 @@ pub fn markdown(t: &Tally, figures: &Figures, manifest: Option<&Manifest>) -> St
     chains_section(w, t);
     results_section(w, t, figures);
     final_section(w, t);
+    if figures.no_inputs {
+        let _ = writeln!(
+            w,
+            "\nNo board diagrams of games: they are drawn from the records themselves, read \
+             again from the inputs `manifest.tsv` names, and none of those is readable from \
+             here (run `livingblocks report DIR` where the inputs are)."
+        );
+    }
     if !figures.missing.is_empty() {
         let _ = writeln!(
             w,
@@ -274,10 +282,10 @@ fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
         "\n### Alive by the paper, not by Benson\n\n{mp95} blocks are alive by `mp95` and \
          not by Benson; {mpfix} by `mpfix`. Benson's life is unconditional, so a block on \
          this list is one the paper's procedure credits with life it cannot prove. With \
-         `mp95` it comes mostly from side effects of failed branches: checking one shared \
-         eye, the procedure marks others vital on the way, and when the check fails those \
-         marks stay, so a block keeps an eye it has no right to; the order in which it \
-         visits the eyes decides which branch runs first, and matters only rarely. The \
+         `mp95` it comes from side effects of failed branches: checking one shared eye, the \
+         procedure marks others vital on the way, and when the check fails those marks \
+         stay, so a block keeps an eye it has no right to. Most such blocks are alive under \
+         any order of visiting the eyes; for some the order decides (docs/findings.md). The \
          fixpoint reading has no such side effects. All {} are listed in \
          `not_benson.csv`{}.\n",
         t.not_benson.len(),

@@ -78,7 +78,7 @@ pub fn write(
         outputs.push(p);
     }
     std::fs::create_dir_all(&boards).map_err(|e| wrote(&boards, &e))?;
-    let figures = diagrams::figures(t, finder.filter(|f| !f.is_empty()), diagrams);
+    let figures = diagrams::figures(t, finder, diagrams);
     for f in figures.all() {
         let p = boards.join(&f.file);
         std::fs::write(&p, &f.svg).map_err(|e| wrote(&p, &e))?;

@@ -124,4 +124,17 @@ fn a_diagram_marks_exactly_the_blocks_the_table_names() {
         let svg = env.output("out", &format!("plots/boards/{f}.svg"));
         roxmltree::Document::parse(&svg).expect("the SVG is XML");
     }
+    // Rebuilt where the inputs are gone: no diagram of a game, and a line saying why.
+    std::fs::rename(env.input(), env.dir.path().join("moved")).unwrap();
+    let o = env.run(&["report", "out", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!env
+        .dir
+        .path()
+        .join("out/plots/boards/not-benson-1.svg")
+        .exists());
+    assert!(env.dir.path().join("out/plots/boards/bild-6.svg").exists());
+    let report = env.output("out", "report.md");
+    assert!(report.contains("No board diagrams of games"));
+    assert!(!report.contains("not-benson-1.svg"));
 }
