@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::analyze::{analyze_file_with, Options};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
-use crate::sink::{Manifest, OutputLock, Outputs, RunStats};
+use crate::sink::{stage, CommitError, Manifest, OutputLock, Outputs, RunStats, Stage};
 use crate::source::{self, Input, Member, Root, Shard, Unit};
 
 /// A validated `analyze` request: no CLI types past this point.
@@ -150,10 +150,13 @@ pub fn analyze(
             config.out.display()
         ))
     })?;
+    stage::check_out(&config.out).map_err(AppError::Config)?;
     // Held until the run returns, after its outputs are committed or removed.
     let lock = OutputLock::acquire(&config.out).map_err(AppError::Config)?;
     let stale = lock.remove_stale();
-    let mut outputs = Outputs::create(&config.out)
+    let staged = Stage::new(&config.out)
+        .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", config.out.display())))?;
+    let mut outputs = Outputs::create(staged.path())
         .map_err(|(p, e)| AppError::Config(format!("{}: cannot write: {e}", p.display())))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
@@ -200,14 +203,16 @@ pub fn analyze(
         config.shard.map(|s| s.to_string()),
         &stats,
     );
-    let mut paths = outputs.finish(&manifest).map_err(write_err)?;
+    outputs.finish().map_err(write_err)?;
     let finder = source::Finder::new(&config.roots, config.max_file_size);
-    paths.extend(report::write(
-        &config.out,
+    report::write(
+        staged.path(),
         &tally,
+        Some(&manifest),
         Some(&finder),
         config.diagrams,
-    )?);
+    )?;
+    let paths = commit(staged, manifest, false, cancel)?;
     progress.finish();
     Ok(RunReport {
         stats,
@@ -216,6 +221,65 @@ pub fn analyze(
         outputs: paths,
         stale,
     })
+}
+
+/// `livingblocks report DIR`: the report of a complete output folder rebuilt from its
+/// tables, staged and committed like a run's. With `edited`, tables that differ from the
+/// manifest are taken as they are, and the manifest says which.
+pub fn rebuild_report(
+    dir: &std::path::Path,
+    diagrams: usize,
+    edited: bool,
+    cancel: &AtomicI32,
+) -> Result<Vec<PathBuf>, AppError> {
+    // The tables must be the run's (unless edited on purpose); the report's own files are
+    // what this rebuilds.
+    let tables = |f: &str| !edited && stage::TABLES.contains(&f);
+    let mut manifest = stage::verify(dir, &tables).map_err(|e| {
+        AppError::Config(if edited {
+            e
+        } else {
+            format!("{e}; after filtering or editing the tables, give --edited")
+        })
+    })?;
+    if edited {
+        let changed = stage::changed(dir, &manifest, &stage::TABLES);
+        if changed.is_empty() {
+            manifest.entries.remove("edited");
+        } else {
+            manifest.entries.insert("edited".into(), changed.join(" "));
+        }
+    }
+    stage::check_out(dir).map_err(AppError::Config)?;
+    let lock = OutputLock::acquire(dir).map_err(AppError::Config)?;
+    lock.remove_stale();
+    let staged = Stage::new(dir)
+        .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", dir.display())))?;
+    report::write_from_tables(dir, staged.path(), &manifest, diagrams)?;
+    commit(staged, manifest, true, cancel)
+}
+
+/// Commits a run's staged outputs (see `sink::stage`); a signal before the manifest lands
+/// leaves the folder as it was.
+pub fn commit(
+    staged: Stage,
+    manifest: Manifest,
+    keep_tables: bool,
+    cancel: &AtomicI32,
+) -> Result<Vec<PathBuf>, AppError> {
+    let stopped = || cancel.load(Ordering::SeqCst);
+    if stopped() != 0 {
+        return Err(AppError::Interrupted(stopped()));
+    }
+    staged
+        .commit(manifest, keep_tables, &stopped)
+        .map_err(|e| match e {
+            CommitError::Stopped(signal) => AppError::Interrupted(signal),
+            CommitError::Io(p, e) => AppError::Output(format!(
+                "{}: {e} (the folder keeps its earlier outputs)",
+                p.display()
+            )),
+        })
 }
 
 /// A unit of work, in output order.

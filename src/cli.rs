@@ -81,6 +81,10 @@ pub struct ReportArgs {
     /// An output folder of `analyze` or `merge`.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// Take the tables as they are, though they differ from what manifest.tsv recorded (after
+    /// filtering or editing them); the report names the tables that changed.
+    #[arg(long)]
+    pub edited: bool,
     /// How many games of each list in report.md get a board diagram (0: none).
     #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
     pub diagrams: usize,

@@ -6,15 +6,21 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Instant;
 
 use crate::app::{AppError, RunReport};
 use crate::sink::manifest::MUST_AGREE;
-use crate::sink::{tables, Manifest, OutputLock, RunStats, Table};
+use crate::sink::{stage, tables, Manifest, OutputLock, RunStats, Stage, Table};
 use crate::source::Shard;
 
 /// Merges shard folders into `out`.
-pub fn merge(shards: &[PathBuf], out: &Path, diagrams: usize) -> Result<RunReport, AppError> {
+pub fn merge(
+    shards: &[PathBuf],
+    out: &Path,
+    diagrams: usize,
+    cancel: &AtomicI32,
+) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let manifests = check_shards(shards)?;
     if let Ok(target) = out.canonicalize() {
@@ -35,16 +41,20 @@ pub fn merge(shards: &[PathBuf], out: &Path, diagrams: usize) -> Result<RunRepor
             out.display()
         ))
     })?;
+    stage::check_out(out).map_err(AppError::Config)?;
     let lock = OutputLock::acquire(out).map_err(AppError::Config)?;
     let stale = lock.remove_stale();
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
-    let mut outputs = Vec::new();
+    let staged = Stage::new(out).map_err(write_err)?;
     for (name, columns) in tables() {
-        let path = out.join(name);
+        let path = staged.path().join(name);
         let mut table = Table::create(&path, &columns).map_err(write_err)?;
         merge_table(shards, name, &columns, &mut table)?;
         table.finish().map_err(write_err)?;
-        outputs.push(path);
+        let signal = cancel.load(Ordering::SeqCst);
+        if signal != 0 {
+            return Err(AppError::Interrupted(signal));
+        }
     }
     let mut stats = RunStats::default();
     for m in &manifests {
@@ -53,10 +63,8 @@ pub fn merge(shards: &[PathBuf], out: &Path, diagrams: usize) -> Result<RunRepor
     let mut merged = manifests[0].clone();
     merged.entries.insert("shard".into(), "all".into());
     merged.set_totals(&stats);
-    let m = out.join("manifest.tsv");
-    merged.write(&m).map_err(write_err)?;
-    outputs.push(m);
-    outputs.extend(crate::report::write_from_tables(out, diagrams)?);
+    crate::report::write_from_tables(staged.path(), staged.path(), &merged, diagrams)?;
+    let outputs = crate::app::commit(staged, merged, false, cancel)?;
     Ok(RunReport {
         stats,
         elapsed: start.elapsed(),
@@ -74,8 +82,9 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
     let mut seen: BTreeMap<u32, &PathBuf> = BTreeMap::new();
     let mut n = None;
     for dir in shards {
-        let m = Manifest::read(&dir.join("manifest.tsv"))
-            .map_err(|e| bad(format!("{e}: not the output of `livingblocks analyze`")))?;
+        // A shard whose files do not match its manifest (cut short, edited, half of another
+        // run) is refused before anything is written.
+        let m = stage::verify(dir, &|_| true).map_err(bad)?;
         let shard: Shard = m.get("shard").unwrap_or("").parse().map_err(|_| {
             bad(format!(
                 "{}: not a shard (run with --shard K/N)",
@@ -103,7 +112,11 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
         if let Some(first) = manifests.first() {
             let first: &Manifest = first;
             for key in MUST_AGREE {
-                if first.get(key) != m.get(key) {
+                let agree = match *key {
+                    "paths" => same_paths(first.get(key), m.get(key)),
+                    _ => first.get(key) == m.get(key),
+                };
+                if !agree {
                     return Err(bad(format!(
                         "{}: {key} is {:?}, but {} has {:?}: shards of different runs",
                         dir.display(),
@@ -125,6 +138,27 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
         return Err(bad(format!("missing shards: {}", missing.join(", "))));
     }
     Ok(manifests)
+}
+
+/// Whether two shards' PATHs are the same, however spelled: `corpus`, `corpus/` and
+/// `/abs/corpus` (from here) are one folder.
+fn same_paths(a: Option<&str>, b: Option<&str>) -> bool {
+    let (a, b) = (a.unwrap_or(""), b.unwrap_or(""));
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+    a.len() == b.len()
+        && a.iter().zip(&b).all(|(x, y)| {
+            let lexical = |p: &str| {
+                let p = Path::new(p);
+                p.components()
+                    .filter(|c| !matches!(c, std::path::Component::CurDir))
+                    .collect::<PathBuf>()
+            };
+            lexical(x) == lexical(y)
+                || matches!(
+                    (Path::new(x).canonicalize(), Path::new(y).canonicalize()),
+                    (Ok(p), Ok(q)) if p == q
+                )
+        })
 }
 
 /// The input a row belongs to: its `file`, or for `archive!member` the archive, whose
@@ -201,6 +235,19 @@ fn merge_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_in_other_spellings_are_the_same_run() {
+        let here = std::env::current_dir().unwrap();
+        let abs = here.join("src");
+        let abs = abs.to_str().unwrap();
+        assert!(same_paths(Some("src"), Some("src/")));
+        assert!(same_paths(Some("./src"), Some("src")));
+        assert!(same_paths(Some("src"), Some(abs)));
+        assert!(same_paths(Some("a b"), Some("a/ ./b")));
+        assert!(!same_paths(Some("src"), Some("tests")));
+        assert!(!same_paths(Some("src"), Some("src tests")));
+    }
 
     #[test]
     fn archive_members_group_under_their_archive() {

@@ -188,11 +188,15 @@ pub fn merged(r: &RunReport, shards: usize) {
 
 fn rows_and_outputs(err: &mut impl Write, r: &RunReport) {
     for p in &r.stale {
-        let _ = writeln!(
-            err,
-            "  removed {}, a temporary table a killed run had left",
-            p.display()
-        );
+        let what = if p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(".livingblocks-stage."))
+        {
+            "the unfinished outputs of a killed run"
+        } else {
+            "a temporary table a killed run had left"
+        };
+        let _ = writeln!(err, "  removed {}, {what}", p.display());
     }
     let s = &r.stats;
     let failed: Vec<String> = Status::ALL

@@ -3,20 +3,11 @@
 //! the run cleanly, exit 128 + the signal; a second signal ends it at once.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Arc;
 
-use livingblocks::app::{self, exit, AppError};
+use livingblocks::app::{self, AppError};
 
 use crate::cli::{AnalyzeArgs, DEFAULT_PATH};
 use crate::progress;
-
-/// The signals that ask a run to stop.
-const STOPPING: [i32; 3] = [
-    signal_hook::consts::SIGINT,
-    signal_hook::consts::SIGTERM,
-    signal_hook::consts::SIGHUP,
-];
 
 /// Runs the analysis; `Ok(true)` when every row is `ok`, or some is not and `--strict` was not
 /// given.
@@ -30,22 +21,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<bool, AppError> {
         )));
     }
     let config = args.to_config().map_err(AppError::Config)?;
-    let cancel = Arc::new(AtomicI32::new(0));
-    for signal in STOPPING {
-        let flag = Arc::clone(&cancel);
-        // SAFETY: the action only touches an atomic and, on a second signal, calls _exit:
-        // both async-signal-safe.
-        let _ = unsafe {
-            signal_hook::low_level::register(signal, move || {
-                if flag
-                    .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-                    .is_err()
-                {
-                    signal_hook::low_level::exit(i32::from(exit::interrupted(signal)));
-                }
-            })
-        };
-    }
+    let cancel = super::stop_on_signals();
     let bar = progress::Terminal::new(args.quiet);
     let report = app::analyze(&config, &bar, &cancel)?;
     if !args.quiet {

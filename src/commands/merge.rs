@@ -6,7 +6,12 @@ use crate::cli::MergeArgs;
 use crate::progress;
 
 pub fn run(args: &MergeArgs) -> Result<(), AppError> {
-    let report = livingblocks::merge::merge(&args.shards, &args.out, args.diagrams)?;
+    let report = livingblocks::merge::merge(
+        &args.shards,
+        &args.out,
+        args.diagrams,
+        &super::stop_on_signals(),
+    )?;
     if !args.quiet {
         progress::merged(&report, args.shards.len());
     }

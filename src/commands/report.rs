@@ -12,7 +12,12 @@ pub fn run(args: &ReportArgs) -> Result<(), AppError> {
             args.dir.display()
         )));
     }
-    let paths = livingblocks::report::write_from_tables(&args.dir, args.diagrams)?;
+    let paths = livingblocks::app::rebuild_report(
+        &args.dir,
+        args.diagrams,
+        args.edited,
+        &super::stop_on_signals(),
+    )?;
     if !args.quiet {
         progress::wrote(&paths);
     }

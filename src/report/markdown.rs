@@ -110,6 +110,18 @@ fn provenance(w: &mut String, t: &Tally, manifest: Option<&Manifest>) {
             ""
         }
     );
+    if !get("edited").is_empty() {
+        let _ = writeln!(
+            w,
+            "The tables were changed after the run (`report --edited`): {}. The figures \
+             below are those of the tables as they are now.\n",
+            get("edited")
+                .split(' ')
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     let _ = writeln!(
         w,
         "The tables beside this file: `games.csv` (a row per game, or per file that gave no \

@@ -16,8 +16,9 @@ mod plot;
 mod read;
 pub mod tally;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::sink::Manifest;
 use crate::source::Finder;
 
 pub use charts::Chart;
@@ -40,62 +41,52 @@ pub enum ReportError {
 /// How many games of each list get a board diagram, unless asked otherwise.
 pub const DIAGRAMS: usize = 6;
 
-/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from the tables in it;
-/// the diagrams' positions are read again from the inputs its manifest names.
-pub fn write_from_tables(dir: &Path, diagrams: usize) -> Result<Vec<PathBuf>, ReportError> {
-    let t = Tally::read(dir)?;
-    let finder = crate::sink::Manifest::read(&dir.join("manifest.tsv"))
-        .ok()
-        .map(|m| Finder::new(&m.roots(), m.max_file_size()));
-    write(dir, &t, finder.as_ref(), diagrams)
+/// Writes report.md, summary.csv, not_benson.csv and plots/ into `stage` from the tables in
+/// `tables` (the same folder, or the folder the stage belongs to); the diagrams' positions are
+/// read again from the inputs `manifest` names.
+pub fn write_from_tables(
+    tables: &Path,
+    stage: &Path,
+    manifest: &Manifest,
+    diagrams: usize,
+) -> Result<(), ReportError> {
+    let t = Tally::read(tables)?;
+    let finder = Finder::new(&manifest.roots(), manifest.max_file_size());
+    write(stage, &t, Some(manifest), Some(&finder), diagrams)
 }
 
-/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` from `t`, with up to
-/// `diagrams` board diagrams per list, their positions found through `finder`.
+/// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` (a run's stage
+/// folder) from `t`, with up to `diagrams` board diagrams per list, their positions found
+/// through `finder`; `manifest` says what produced the tables.
 pub fn write(
     dir: &Path,
     t: &Tally,
+    manifest: Option<&Manifest>,
     finder: Option<&Finder>,
     diagrams: usize,
-) -> Result<Vec<PathBuf>, ReportError> {
+) -> Result<(), ReportError> {
     let wrote =
         |p: &Path, e: &dyn std::fmt::Display| ReportError::Write(format!("{}: {e}", p.display()));
-    let mut outputs = Vec::new();
     let plots = dir.join("plots");
     std::fs::create_dir_all(&plots).map_err(|e| wrote(&plots, &e))?;
-    // Plots and diagrams of an earlier report that this one does not draw would mislead.
     let boards = plots.join("boards");
-    for folder in [&plots, &boards] {
-        for e in std::fs::read_dir(folder).into_iter().flatten().flatten() {
-            if e.path().extension().is_some_and(|x| x == "svg") {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
-    }
     for (name, chart) in charts::charts(t) {
         let p = plots.join(name);
         plot::draw(&p, &chart).map_err(|e| wrote(&p, &e))?;
-        outputs.push(p);
     }
     std::fs::create_dir_all(&boards).map_err(|e| wrote(&boards, &e))?;
     let figures = diagrams::figures(t, finder, diagrams);
     for f in figures.all() {
         let p = boards.join(&f.file);
         std::fs::write(&p, &f.svg).map_err(|e| wrote(&p, &e))?;
-        outputs.push(p);
     }
     let summary = dir.join("summary.csv");
     write_summary(t, &summary).map_err(|e| wrote(&summary, &e))?;
-    outputs.push(summary);
     let nb = dir.join("not_benson.csv");
     write_not_benson(t, &nb).map_err(|e| wrote(&nb, &e))?;
-    outputs.push(nb);
     let md = dir.join("report.md");
-    let manifest = crate::sink::Manifest::read(&dir.join("manifest.tsv")).ok();
-    std::fs::write(&md, markdown::markdown(t, &figures, manifest.as_ref()))
-        .map_err(|e| wrote(&md, &e))?;
-    outputs.push(md);
-    Ok(outputs)
+    std::fs::write(&md, markdown::markdown(t, &figures, manifest)).map_err(|e| wrote(&md, &e))?;
+    Ok(())
 }
 
 fn write_summary(t: &Tally, path: &Path) -> Result<(), csv::Error> {

@@ -1030,7 +1030,7 @@ mod tests {
             out.write_file(name, Some(bytes.len() as u64), &a).unwrap();
             typed.add_file(name, &a);
         }
-        out.finish(&crate::sink::Manifest::default()).unwrap();
+        out.finish().unwrap();
         let read = Tally::read(dir.path()).unwrap();
         assert_eq!(read, typed);
         assert_eq!(typed.rows, 4);

@@ -44,7 +44,8 @@ impl OutputLock {
         }
     }
 
-    /// Removes the temporary tables a killed run left in the folder, and returns them.
+    /// Removes the temporary tables and stage folders a killed run left in the folder, and
+    /// returns them.
     pub fn remove_stale(&self) -> Vec<PathBuf> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -56,10 +57,17 @@ impl OutputLock {
             .filter(|p| {
                 let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
                 name.is_some_and(|n| {
-                    n.ends_with(".tmp") && OWN.iter().any(|own| n.starts_with(&format!("{own}.")))
+                    (n.ends_with(".tmp") && OWN.iter().any(|own| n.starts_with(&format!("{own}."))))
+                        || (n.starts_with(super::stage::STAGE_PREFIX) && p.is_dir())
                 })
             })
-            .filter(|p| std::fs::remove_file(p).is_ok())
+            .filter(|p| {
+                if p.is_dir() {
+                    std::fs::remove_dir_all(p).is_ok()
+                } else {
+                    std::fs::remove_file(p).is_ok()
+                }
+            })
             .collect();
         removed.sort();
         removed

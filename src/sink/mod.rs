@@ -5,12 +5,14 @@ pub mod blocks;
 pub mod games;
 pub mod lock;
 pub mod manifest;
+pub mod stage;
 pub mod stats;
 pub mod table;
 
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
 pub use lock::OutputLock;
 pub use manifest::Manifest;
+pub use stage::{CommitError, Stage};
 pub use stats::RunStats;
 pub use table::Table;
 
@@ -32,16 +34,13 @@ pub struct Outputs {
     blocks: Table,
     chains: Table,
     big_eyes: Table,
-    paths: Vec<PathBuf>,
 }
 
 impl Outputs {
     /// Creates every table in `dir` (under temporary names until `finish`).
     pub fn create(dir: &Path) -> Result<Outputs, (PathBuf, io::Error)> {
-        let mut paths = Vec::new();
-        let mut open = |name: &str, columns: &[&str]| {
+        let open = |name: &str, columns: &[&str]| {
             let p = dir.join(name);
-            paths.push(p.clone());
             Table::create(&p, columns).map_err(|e| (p, e))
         };
         Ok(Outputs {
@@ -49,7 +48,6 @@ impl Outputs {
             blocks: open("blocks.csv", BLOCK_COLUMNS)?,
             chains: open("chains.csv", CHAIN_COLUMNS)?,
             big_eyes: open("big_eyes.csv", BIG_EYE_COLUMNS)?,
-            paths,
         })
     }
 
@@ -66,18 +64,12 @@ impl Outputs {
         blocks::write_big_eyes(&mut self.big_eyes, file, a)
     }
 
-    /// Moves every table into place, then the manifest, and returns their paths.
-    pub fn finish(self, manifest: &Manifest) -> io::Result<Vec<PathBuf>> {
+    /// Completes every table (in the stage folder they were created in).
+    pub fn finish(self) -> io::Result<()> {
         self.games.finish()?;
         self.blocks.finish()?;
         self.chains.finish()?;
-        self.big_eyes.finish()?;
-        let dir = self.paths[0].parent().unwrap_or(Path::new("."));
-        let m = dir.join("manifest.tsv");
-        manifest.write(&m)?;
-        let mut paths = self.paths;
-        paths.push(m);
-        Ok(paths)
+        self.big_eyes.finish()
     }
 }
 

@@ -453,7 +453,7 @@ fn merge_refuses_shards_that_do_not_belong_together() {
     refused(&["merge", "s0", "s1", "whole", "--out", "m"], "not a shard");
     refused(
         &["merge", "s0", "s1", "in", "--out", "m"],
-        "not the output of",
+        "not a complete output folder",
     );
     assert!(run(&["merge", "s0", "s1", "s2", "--out", "m"])
         .status

@@ -5,6 +5,7 @@ mod cli;
 mod docs;
 mod edge_cases;
 mod golden;
+mod integrity;
 mod replay_reference;
 mod report;
 mod robustness;

@@ -91,7 +91,7 @@ fn report_of_a_folder_without_tables_is_an_error() {
     std::fs::create_dir_all(env.dir.path().join("empty")).unwrap();
     let o = env.run(&["report", "empty"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("games.csv"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no manifest.tsv"));
 }
 
 /// The report reads blocks.csv alongside games.csv, one game at a time: a block whose game
@@ -105,7 +105,7 @@ fn report_refuses_blocks_of_games_games_csv_lacks() {
     let games = env.output("out", "games.csv");
     let header = games.lines().next().unwrap();
     std::fs::write(env.dir.path().join("out/games.csv"), format!("{header}\n")).unwrap();
-    let o = env.run(&["report", "out"]);
+    let o = env.run(&["report", "out", "--edited"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not in games.csv"), "{err}");

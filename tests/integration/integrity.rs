@@ -1,0 +1,173 @@
+//! The output set as one unit: a manifest naming every output with its size and SHA-256,
+//! written last; readers (merge, report) that refuse what does not match; checks of --out
+//! before any work; a killed run's stage removed by the next.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use crate::util::{rows, TestEnv};
+
+const GAME: &str = "(;SZ[9]KM[0]RE[B+1];B[cc];W[gg];B[cg];W[gc])";
+
+fn env_with_games(n: usize) -> TestEnv {
+    let env = TestEnv::new();
+    for k in 0..n {
+        env.write(&format!("g{k}.sgf"), GAME);
+    }
+    env
+}
+
+/// Every file under `dir` but the manifest and hidden ones, relative, sorted.
+fn outputs(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            e.path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|f| f != "manifest.tsv" && !f.starts_with('.'))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_manifest_names_every_output_with_size_and_checksum() {
+    let env = env_with_games(3);
+    env.analyze("out", 2);
+    let out = env.dir.path().join("out");
+    let manifest = env.output("out", "manifest.tsv");
+    let listed: Vec<(String, String)> = manifest
+        .lines()
+        .filter_map(|l| l.strip_prefix("file:"))
+        .map(|l| {
+            let (f, v) = l.split_once('\t').unwrap();
+            (f.to_string(), v.to_string())
+        })
+        .collect();
+    let names: Vec<String> = listed.iter().map(|(f, _)| f.clone()).collect();
+    assert_eq!(names, outputs(&out), "every output, and nothing else");
+    for (f, v) in &listed {
+        let bytes = std::fs::read(out.join(f)).unwrap();
+        let sum: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(*v, format!("{} {sum}", bytes.len()), "{f}");
+    }
+}
+
+#[test]
+fn report_refuses_changed_tables_unless_told_they_were_edited() {
+    let env = env_with_games(2);
+    env.analyze("out", 1);
+    let out = env.dir.path().join("out");
+    let before = env.output("out", "report.md");
+    // Filtered alike: every table keeps its header only.
+    for t in ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"] {
+        let text = env.output("out", t);
+        std::fs::write(out.join(t), format!("{}\n", text.lines().next().unwrap())).unwrap();
+    }
+    let o = env.run(&["report", "out", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("blocks.csv: does not match manifest.tsv"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--edited"), "{stderr}");
+    assert_eq!(env.output("out", "report.md"), before, "nothing written");
+
+    let o = env.run(&["report", "out", "--edited", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = env.output("out", "report.md");
+    assert!(report.contains("changed after the run"), "{report}");
+    assert!(report.contains("`blocks.csv`, `games.csv`"), "{report}");
+    assert!(report.contains("0 files gave 0 rows"));
+    // The manifest now names the new report, and still the tables as the run wrote them.
+    let o = env.run(&["report", "out", "--edited", "-q"]);
+    assert!(o.status.success());
+    let o = env.run(&["report", "out", "-q"]);
+    assert_eq!(o.status.code(), Some(2), "the edit stays visible");
+}
+
+#[test]
+fn merge_refuses_a_shard_whose_tables_do_not_match_its_manifest() {
+    let env = env_with_games(8);
+    for k in 0..2 {
+        let o = env.run(&[
+            "analyze",
+            "in",
+            "--shard",
+            &format!("{k}/2"),
+            "--out",
+            &format!("s{k}"),
+            "-q",
+        ]);
+        assert!(o.status.success());
+    }
+    // Cut short at a line boundary: still a valid CSV, no longer the shard's table.
+    let games = env.dir.path().join("s1/games.csv");
+    let text = std::fs::read_to_string(&games).unwrap();
+    let cut: Vec<&str> = text.lines().collect();
+    std::fs::write(&games, format!("{}\n", cut[..cut.len() - 1].join("\n"))).unwrap();
+    let o = env.run(&["merge", "s0", "s1", "--out", "merged", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("s1/games.csv: does not match"), "{stderr}");
+    assert!(!env.dir.path().join("merged/games.csv").exists());
+    // The same shards, PATHs spelled differently, merge.
+    let o = env.run(&["analyze", "./in/", "--shard", "1/2", "--out", "s1", "-q"]);
+    assert!(o.status.success());
+    let o = env.run(&["merge", "s0", "s1", "--out", "merged", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&env.output("merged", "games.csv")).len(), 8);
+}
+
+/// A `plots` file or a `manifest.tsv` folder in --out is found before any work: exit 2, and
+/// the earlier outputs stay as they were.
+#[test]
+fn an_unusable_output_folder_is_refused_before_any_work() {
+    let env = env_with_games(1);
+    env.analyze("out", 1);
+    let out = env.dir.path().join("out");
+    let games = env.output("out", "games.csv");
+    env.write("g9.sgf", "(;SZ[9];B[ee])");
+    std::fs::remove_dir_all(out.join("plots")).unwrap();
+    std::fs::write(out.join("plots"), "not a folder").unwrap();
+    let o = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("plots: not a folder"));
+    assert_eq!(env.output("out", "games.csv"), games);
+    std::fs::remove_file(out.join("plots")).unwrap();
+    std::fs::remove_file(out.join("manifest.tsv")).unwrap();
+    std::fs::create_dir(out.join("manifest.tsv")).unwrap();
+    let o = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("manifest.tsv: a folder"));
+    assert_eq!(env.output("out", "games.csv"), games);
+}
+
+/// What a SIGKILLed run leaves (its stage folder) is removed by the next run into the
+/// folder, which says so.
+#[test]
+fn a_killed_runs_stage_is_removed_by_the_next_run() {
+    let env = env_with_games(1);
+    let stage = env.dir.path().join("out/.livingblocks-stage.Ab12Cd");
+    std::fs::create_dir_all(stage.join("plots")).unwrap();
+    std::fs::write(stage.join("games.csv"), "half").unwrap();
+    let o = env.run(&["analyze", "in", "--out", "out"]);
+    assert!(o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(".livingblocks-stage.Ab12Cd, the unfinished outputs of a killed run"),
+        "{stderr}"
+    );
+    assert!(!stage.exists());
+}
