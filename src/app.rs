@@ -236,7 +236,7 @@ pub fn rebuild_report(
     // what this rebuilds.
     let tables = |f: &str| !edited && stage::TABLES.contains(&f);
     let mut manifest = stage::verify(dir, &tables).map_err(|e| {
-        AppError::Config(if edited {
+        AppError::Config(if edited || !e.contains("does not match") {
             e
         } else {
             format!("{e}; after filtering or editing the tables, give --edited")

@@ -1,7 +1,7 @@
 //! Finding a row's record again: the bytes behind a `file` column and game number, for the
 //! report's board diagrams and `show`. The same walk and the same names as the run's.
 
-use super::{collect, read_input, Input, InputKind, Root, Unit};
+use super::{read_input, walk::collect_existing, Input, InputKind, Root, Unit};
 
 /// The inputs of a run, walked once, to look records up by their `file` name.
 pub struct Finder {
@@ -13,14 +13,10 @@ impl Finder {
     /// Walks `roots` as a run does; a root that is not there (moved since the run) is left
     /// out, so its rows find nothing.
     pub fn new(roots: &[Root], cap: u64) -> Finder {
-        let mut inputs = Vec::new();
-        for root in roots {
-            if let Ok(found) = collect(std::slice::from_ref(root)) {
-                inputs.extend(found);
-            }
+        Finder {
+            inputs: collect_existing(roots),
+            cap,
         }
-        inputs.sort_by(|a, b| a.name.cmp(&b.name));
-        Finder { inputs, cap }
     }
 
     /// Whether the walk found any input at all.

@@ -13,7 +13,7 @@ pub use input::{
     container_of, container_of_bytes, Compression, Container, Input, InputError, InputKind,
 };
 pub use shard::Shard;
-pub use walk::{collect, read_input, read_list, Root};
+pub use walk::{collect, name_of, read_input, read_list, Root};
 
 /// What an input gives to analyse, in output order.
 pub enum Unit<'a> {

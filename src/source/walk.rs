@@ -29,10 +29,29 @@ impl Root {
 /// Lists the inputs under each root, sorted by name over all roots (ties keep root order), so
 /// that a run over everything and the merge of its shards put every row in the same place. A
 /// root that does not exist is an error for the caller to report.
+///
+/// Every input gets one name, and a name reads back to one path (`name`): with one PATH,
+/// names are relative to it (or its file name); with several (PATHs and `--files-from`
+/// entries together), each name starts with its PATH as given, so `A/x` and `B/x` stay
+/// apart. A path given twice, or a file under two PATHs, is read once.
 pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
+    collect_from(roots, false)
+}
+
+/// `collect`, leaving out roots that are not there (to find a run's inputs again later).
+pub fn collect_existing(roots: &[Root]) -> Vec<Input> {
+    collect_from(roots, true).unwrap_or_default()
+}
+
+fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Vec<Input>, String> {
+    let several = roots.len() > 1;
     let mut all = Vec::new();
+    let mut roots_seen = std::collections::HashSet::new();
     for root in roots {
         let path = &root.path;
+        if several && !roots_seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone())) {
+            continue;
+        }
         let meta = match (std::fs::metadata(path), &root.listed) {
             (Ok(meta), _) => meta,
             // A PATH argument that is not there is a usage error; a listed file that is not
@@ -45,16 +64,19 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
                 });
                 continue;
             }
+            (Err(_), None) if skip_missing => continue,
             (Err(e), None) => return Err(format!("{}: {e}", path.display())),
         };
+        let prefix = match &root.listed {
+            Some(listed) => Some(listed.clone()),
+            None if several => Some(path_name(path)),
+            None => None,
+        };
         if meta.is_file() {
-            let name = match &root.listed {
-                Some(listed) => listed.clone(),
-                None => path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                ),
-            };
+            let name = prefix.unwrap_or_else(|| {
+                path.file_name()
+                    .map_or_else(|| path_name(path), |n| name_of(n.as_encoded_bytes()))
+            });
             all.push(Input {
                 name,
                 path: path.clone(),
@@ -62,8 +84,8 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
             });
             continue;
         }
-        let named = |rel: String| match &root.listed {
-            Some(listed) => format!("{}/{rel}", listed.trim_end_matches('/')),
+        let named = |rel: String| match &prefix {
+            Some(p) => format!("{}/{rel}", p.trim_end_matches('/')),
             None => rel,
         };
         for entry in WalkDir::new(path).follow_links(false) {
@@ -100,15 +122,64 @@ pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
             }
         }
     }
+    if several {
+        // A file under two PATHs (`d` and `d/sub`) is read once, under the first.
+        let mut files_seen = std::collections::HashSet::new();
+        all.retain(|i| {
+            i.kind != InputKind::File
+                || files_seen.insert(i.path.canonicalize().unwrap_or_else(|_| i.path.clone()))
+        });
+    }
     all.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(all)
+}
+
+/// A name's bytes as the `file` column writes them: UTF-8 as it is; a byte that is not
+/// UTF-8 as `\xNN`; `\` and `!` escaped as `\\` and `\!`, so that every name reads back to
+/// one path and an unescaped `!` only ever separates an archive from its member.
+pub fn name_of(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' || c == '!' {
+                s.push('\\');
+            }
+            s.push(c);
+        }
+        for b in chunk.invalid() {
+            s.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    s
+}
+
+/// A path as given, as a name: `./in/` is `in`; components escaped by `name_of`.
+fn path_name(path: &Path) -> String {
+    use std::path::Component;
+    let mut parts = Vec::new();
+    let mut absolute = false;
+    for c in path.components() {
+        match c {
+            Component::RootDir => absolute = true,
+            Component::CurDir => {}
+            Component::ParentDir => parts.push("..".to_string()),
+            Component::Normal(_) | Component::Prefix(_) => {
+                parts.push(name_of(c.as_os_str().as_encoded_bytes()))
+            }
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
+    }
 }
 
 /// Reads `--files-from`: one path per line, or, with `nul`, per NUL-terminated entry (what
 /// `find -print0` writes: any name, newlines included); `-` reads standard input. Blank
 /// entries are skipped. An entry is the path's bytes as they are, so names that are not
-/// UTF-8 are read too; their rows are named by the path with the bytes that are not UTF-8
-/// replaced.
+/// UTF-8 are read too; their rows are named by the path, escaped by `name_of`.
 pub fn read_list(from: &str, nul: bool) -> Result<Vec<Root>, String> {
     let bytes = if from == "-" {
         let mut b = Vec::new();
@@ -131,7 +202,7 @@ pub fn read_list(from: &str, nul: bool) -> Result<Vec<Root>, String> {
         .filter(|e| !e.iter().all(u8::is_ascii_whitespace))
         .map(|e| Root {
             path: path_of_bytes(e),
-            listed: Some(String::from_utf8_lossy(e).into_owned()),
+            listed: Some(name_of(e)),
         })
         .collect())
 }
@@ -175,10 +246,10 @@ fn relative_name(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let parts: Vec<_> = rel
         .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|c| name_of(c.as_os_str().as_encoded_bytes()))
         .collect();
     if parts.is_empty() {
-        path.to_string_lossy().into_owned()
+        path_name(path)
     } else {
         parts.join("/")
     }
@@ -196,18 +267,84 @@ mod tests {
         std::fs::create_dir_all(d.join("two")).unwrap();
         std::fs::write(d.join("one/b.sgf"), "(;)").unwrap();
         std::fs::write(d.join("two/a.sgf"), "(;)").unwrap();
-        let names: Vec<_> = collect(&[Root::arg(d.join("one")), Root::arg(d.join("two"))])
+        let names: Vec<_> = collect(&[Root::arg(d.join("one"))])
             .unwrap()
             .into_iter()
             .map(|i| i.name)
             .collect();
-        assert_eq!(names, ["a.sgf", "b.sgf"]);
+        assert_eq!(names, ["b.sgf"], "one PATH: names relative to it");
         let list = d.join("list.txt");
         let one = d.join("one/b.sgf").display().to_string();
         std::fs::write(&list, format!("{one}\n\n")).unwrap();
         let roots = read_list(list.to_str().unwrap(), false).unwrap();
         let inputs = collect(&roots).unwrap();
         assert_eq!(inputs[0].name, one);
+    }
+
+    /// Several PATHs: each name starts with its PATH as given, so equal relative names stay
+    /// apart; a PATH given twice, or a file under two PATHs, is read once.
+    #[test]
+    fn every_input_has_one_name_and_every_name_one_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for f in ["A/x/g.sgf", "B/x/g.sgf", "A/x/sub/h.sgf"] {
+            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.join(f), "(;)").unwrap();
+        }
+        let at = |p: &str| Root::arg(d.join(p));
+        let names = |roots: &[Root]| -> Vec<String> {
+            let base = format!("{}/", path_name(d));
+            collect(roots)
+                .unwrap()
+                .into_iter()
+                .map(|i| i.name.replacen(&base, "", 1))
+                .collect()
+        };
+        assert_eq!(
+            names(&[at("A/x"), at("B/x")]),
+            ["A/x/g.sgf", "A/x/sub/h.sgf", "B/x/g.sgf"]
+        );
+        assert_eq!(
+            names(&[at("A/x"), at("A/x/")]),
+            ["A/x/g.sgf", "A/x/sub/h.sgf"]
+        );
+        assert_eq!(
+            names(&[at("A/x"), at("A/x/sub")]),
+            ["A/x/g.sgf", "A/x/sub/h.sgf"],
+            "h.sgf once, under the first PATH"
+        );
+    }
+
+    #[test]
+    fn names_escape_what_would_read_back_ambiguously() {
+        assert_eq!(name_of(b"plain.sgf"), "plain.sgf");
+        assert_eq!(name_of(b"a\xff.sgf"), "a\\xFF.sgf");
+        assert_eq!(name_of(b"a\xfe.sgf"), "a\\xFE.sgf");
+        assert_eq!(name_of(b"x.zip!y.sgf"), "x.zip\\!y.sgf");
+        assert_eq!(name_of(b"back\\slash.sgf"), "back\\\\slash.sgf");
+        assert_eq!(
+            name_of("Go-Seigen \u{5433}.sgf".as_bytes()),
+            "Go-Seigen \u{5433}.sgf"
+        );
+        assert_eq!(path_name(Path::new("./in/")), "in");
+        assert_eq!(path_name(Path::new("/abs/in")), "/abs/in");
+        assert_eq!(path_name(Path::new(".")), ".");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_stay_apart() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        for b in [&b"a\xff.sgf"[..], b"a\xfe.sgf", b"x.zip!y.sgf"] {
+            std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(b)), "(;)").unwrap();
+        }
+        let names: Vec<_> = collect(&[Root::arg(dir.path())])
+            .unwrap()
+            .into_iter()
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(names, ["a\\xFE.sgf", "a\\xFF.sgf", "x.zip\\!y.sgf"]);
     }
 
     #[test]

@@ -171,3 +171,30 @@ fn a_killed_runs_stage_is_removed_by_the_next_run() {
     );
     assert!(!stage.exists());
 }
+
+/// Every input gets exactly one row and one name: equal names under two PATHs stay apart, a
+/// PATH given twice is read once, and a plain file named like an archive member says so.
+#[test]
+fn every_input_has_one_row_and_one_name() {
+    let env = TestEnv::new();
+    for f in ["A/x/g.sgf", "B/x/g.sgf", "A/odd.zip!y.sgf"] {
+        env.write(f, GAME);
+    }
+    let names = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["analyze"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--out", "out", "-q"]);
+        let o = env.run(&all);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        rows(&env.output("out", "games.csv"))
+            .into_iter()
+            .map(|r| r["file"].clone())
+            .collect()
+    };
+    assert_eq!(
+        names(&["in/A/x", "in/B/x"]),
+        ["in/A/x/g.sgf", "in/B/x/g.sgf"]
+    );
+    assert_eq!(names(&["in/A/x", "in/A/x/"]), ["in/A/x/g.sgf"]);
+    assert_eq!(names(&["in/A"]), ["odd.zip\\!y.sgf", "x/g.sgf"]);
+}
