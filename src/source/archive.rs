@@ -100,21 +100,27 @@ fn zip_members<E>(
             })
         }
     };
+    let mut rows = 0;
     for i in 0..archive.len() {
-        let (name, bytes) = match archive.by_index(i) {
-            Ok(mut m) => {
-                if m.is_dir() || !is_sgf_name(m.name()) {
-                    continue;
-                }
-                let name = format!("{}!{}", input.name, m.name());
-                let size = m.size();
-                (name, read_capped(&mut m, size, cap))
-            }
-            Err(e) => (
-                format!("{}!#{i}", input.name),
-                Err(InputError::Walk(format!("zip member {i}: {e}"))),
-            ),
+        let Some(member) = archive.name_for_index(i).map(str::to_string) else {
+            continue;
         };
+        let name = format!("{}!{member}", input.name);
+        let bytes = if let Some(why) = not_read(&member) {
+            Err(InputError::Skipped(why.to_string()))
+        } else if !is_sgf_name(&member) {
+            continue;
+        } else {
+            match archive.by_index(i) {
+                Ok(m) if m.is_dir() => Err(InputError::Skipped("a folder".to_string())),
+                Ok(mut m) => {
+                    let size = m.size();
+                    read_capped(&mut m, size, cap)
+                }
+                Err(e) => Err(InputError::Walk(format!("zip member {member}: {e}"))),
+            }
+        };
+        rows += 1;
         each(Member {
             name,
             game: None,
@@ -122,7 +128,28 @@ fn zip_members<E>(
             note: None,
         })?;
     }
+    if rows == 0 {
+        return each(no_members(input));
+    }
     Ok(())
+}
+
+/// Why a member named like an input is not read: an archive inside the archive.
+fn not_read(member: &str) -> Option<&'static str> {
+    super::input::container_of(member.rsplit('/').next().unwrap_or(member))
+        .map(|_| "an archive inside an archive: not read (extract it first)")
+}
+
+/// The row of a container that holds no game to read, so that it is not lost without a word.
+fn no_members(input: &Input) -> Member {
+    Member {
+        name: input.name.clone(),
+        game: None,
+        bytes: Err(InputError::Skipped(
+            "no .sgf member in the archive".to_string(),
+        )),
+        note: None,
+    }
 }
 
 /// Tar members in order. An error in the archive's structure ends the walk with a row for
@@ -134,17 +161,39 @@ fn tar_members<E>(
     each: &mut dyn FnMut(Member) -> Result<(), E>,
 ) -> io::Result<Result<(), E>> {
     let mut archive = tar::Archive::new(reader);
+    let mut rows = 0;
     for entry in archive.entries()? {
         let mut entry = entry?;
-        if !entry.header().entry_type().is_file() {
-            continue;
-        }
         let path = entry.path()?.to_string_lossy().into_owned();
-        if !is_sgf_name(&path) {
+        let path = path.trim_end_matches('/').to_string();
+        let kind = entry.header().entry_type();
+        let skipped = |why: String| Err(InputError::Skipped(why));
+        let bytes = if let Some(why) = not_read(&path) {
+            skipped(why.to_string())
+        } else if !is_sgf_name(&path) {
             continue;
-        }
-        let size = entry.header().size().unwrap_or(0);
-        let bytes = read_capped(&mut entry, size, cap);
+        } else if kind.is_file() {
+            let size = entry.header().size().unwrap_or(0);
+            read_capped(&mut entry, size, cap)
+        } else if kind.is_hard_link() {
+            // The game is stored once, under the name it was linked from.
+            let target = entry
+                .link_name()
+                .ok()
+                .flatten()
+                .map(|t| t.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            skipped(format!(
+                "a hard link to {target}: the same game, read under that name"
+            ))
+        } else if kind.is_symlink() {
+            skipped("a symbolic link, not followed".to_string())
+        } else if kind.is_dir() {
+            skipped("a folder".to_string())
+        } else {
+            skipped("not a regular file".to_string())
+        };
+        rows += 1;
         if let Err(e) = each(Member {
             name: format!("{}!{path}", input.name),
             game: None,
@@ -153,6 +202,9 @@ fn tar_members<E>(
         }) {
             return Ok(Err(e));
         }
+    }
+    if rows == 0 {
+        return Ok(each(no_members(input)));
     }
     Ok(Ok(()))
 }

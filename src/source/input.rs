@@ -35,7 +35,7 @@ pub enum InputError {
     #[error("{size} bytes, over the {cap}-byte cap (--max-file-size)")]
     TooLarge { size: u64, cap: u64 },
     #[error("{0}")]
-    Skipped(&'static str),
+    Skipped(String),
 }
 
 /// Reads at most `cap` bytes, refusing more (`TooLarge`); `size_hint` is what the file

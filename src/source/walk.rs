@@ -84,6 +84,15 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Vec<Input>, String
             });
             continue;
         }
+        if !meta.is_dir() {
+            // A FIFO, a socket, a device given as a PATH: named, not read.
+            all.push(Input {
+                name: prefix.unwrap_or_else(|| path_name(path)),
+                path: path.clone(),
+                kind: InputKind::Skipped("not a regular file"),
+            });
+            continue;
+        }
         let named = |rel: String| match &prefix {
             Some(p) => format!("{}/{rel}", p.trim_end_matches('/')),
             None => rel,
@@ -226,7 +235,7 @@ pub fn read_input(input: &Input, cap: u64) -> Result<Vec<u8>, InputError> {
     match &input.kind {
         InputKind::File => {}
         InputKind::Problem(p) => return Err(InputError::Walk(p.clone())),
-        InputKind::Skipped(why) => return Err(InputError::Skipped(why)),
+        InputKind::Skipped(why) => return Err(InputError::Skipped(why.to_string())),
     }
     let mut file = std::fs::File::open(&input.path)?;
     let size = file.metadata()?.len();

@@ -265,3 +265,74 @@ fn plain_and_compressed_collections_give_the_same_rows() {
     assert_eq!(detail("no_tree.sgf", "").0, "parse_error");
     assert_eq!(detail("all_broken.sgf", "1").0, "parse_error");
 }
+
+/// Every `.sgf` name in an archive gets a row, read or not: a hard link says which member
+/// holds its game, a symbolic link, a folder and a FIFO are skipped by name, an archive inside
+/// the archive is named and not read; an archive with nothing to read, and a FIFO given as a
+/// PATH, get a row of their own.
+#[test]
+fn every_sgf_name_in_an_archive_gets_a_row() {
+    let env = TestEnv::new();
+    let mut b = tar::Builder::new(Vec::new());
+    let entry = |kind: tar::EntryType, size: usize| {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(kind);
+        h.set_size(size as u64);
+        h.set_mode(0o644);
+        h
+    };
+    let mut h = entry(tar::EntryType::Regular, A.len());
+    b.append_data(&mut h, "g/a.sgf", A.as_bytes()).unwrap();
+    for (name, kind) in [
+        ("g/hard.sgf", tar::EntryType::Link),
+        ("g/soft.sgf", tar::EntryType::Symlink),
+    ] {
+        let mut h = entry(kind, 0);
+        b.append_link(&mut h, name, "g/a.sgf").unwrap();
+    }
+    for (name, kind) in [
+        ("g/folder.sgf/", tar::EntryType::Directory),
+        ("g/pipe.sgf", tar::EntryType::Fifo),
+    ] {
+        let mut h = entry(kind, 0);
+        b.append_data(&mut h, name, &[][..]).unwrap();
+    }
+    let mut h = entry(tar::EntryType::Regular, 2);
+    b.append_data(&mut h, "g/inner.zip", &b"PK"[..]).unwrap();
+    env.write("set.tar", b.into_inner().unwrap());
+    env.write("empty.tar.gz", gz(&tar_of(&[])));
+    #[cfg(unix)]
+    {
+        let fifo = env.dir.path().join("pipe.sgf");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()));
+    }
+    let o = env.run(&["analyze", "in", "pipe.sgf", "--out", "out", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got: Vec<(String, String, String)> = rows(&env.output("out", "games.csv"))
+        .into_iter()
+        .map(|r| (r["file"].clone(), r["status"].clone(), r["detail"].clone()))
+        .collect();
+    let row = |f: &str| {
+        got.iter()
+            .find(|(name, _, _)| name.ends_with(f))
+            .unwrap_or_else(|| panic!("no row for {f}: {got:?}"))
+    };
+    assert_eq!(row("set.tar!g/a.sgf").1, "ok");
+    let hard = row("set.tar!g/hard.sgf");
+    assert_eq!(hard.1, "skipped");
+    assert!(hard.2.contains("a hard link to g/a.sgf"), "{hard:?}");
+    assert!(row("set.tar!g/soft.sgf").2.contains("symbolic link"));
+    assert_eq!(row("set.tar!g/folder.sgf").2, "a folder");
+    assert_eq!(row("set.tar!g/pipe.sgf").2, "not a regular file");
+    assert!(row("set.tar!g/inner.zip")
+        .2
+        .contains("an archive inside an archive"));
+    assert_eq!(row("empty.tar.gz").2, "no .sgf member in the archive");
+    #[cfg(unix)]
+    assert!(
+        got.iter()
+            .any(|(f, st, d)| f == "pipe.sgf" && st == "skipped" && d == "not a regular file"),
+        "{got:?}"
+    );
+}
