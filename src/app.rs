@@ -204,7 +204,8 @@ pub fn analyze(
         &stats,
     );
     outputs.finish().map_err(write_err)?;
-    let finder = source::Finder::new(&config.roots, config.max_file_size);
+    // The run's own inputs, not a second walk: the diagrams' games are among them.
+    let finder = source::Finder::of_inputs(inputs, config.max_file_size);
     report::write(
         staged.path(),
         &tally,

@@ -19,6 +19,11 @@ impl Finder {
         }
     }
 
+    /// Looks records up among inputs already walked.
+    pub fn of_inputs(inputs: Vec<Input>, cap: u64) -> Finder {
+        Finder { inputs, cap }
+    }
+
     /// Whether the walk found any input at all.
     pub fn is_empty(&self) -> bool {
         self.inputs.is_empty()
