@@ -23,24 +23,24 @@ const STOPPING: [i32; 3] = [
 
 /// Makes the first stopping signal a request (its number in the flag, which `analyze`,
 /// `merge` and `report` poll, and which puts the folder's old outputs back if it comes during
-/// the commit); a second one ends the process at once, leaving a stage folder the next run
-/// into the folder removes.
+/// the commit); a second one ends the process at once, after removing its stage folders.
 pub fn stop_on_signals() -> Arc<AtomicI32> {
     let cancel = Arc::new(AtomicI32::new(0));
-    for signal in STOPPING {
-        let flag = Arc::clone(&cancel);
-        // SAFETY: the action only touches an atomic and, on a second signal, calls _exit:
-        // both async-signal-safe.
-        let _ = unsafe {
-            signal_hook::low_level::register(signal, move || {
+    let flag = Arc::clone(&cancel);
+    // Handled on a thread of its own, not in the signal handler, so that the second signal
+    // may remove files before the process ends.
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new(STOPPING) {
+        std::thread::spawn(move || {
+            for signal in signals.forever() {
                 if flag
                     .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
                     .is_err()
                 {
-                    signal_hook::low_level::exit(i32::from(exit::interrupted(signal)));
+                    livingblocks::sink::stage::remove_live_stages();
+                    std::process::exit(i32::from(exit::interrupted(signal)));
                 }
-            })
-        };
+            }
+        });
     }
     cancel
 }

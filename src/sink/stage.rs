@@ -8,6 +8,7 @@
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
 
@@ -42,10 +43,36 @@ pub enum CommitError {
     Stopped(i32),
 }
 
+/// The stage folders of this process. Held locked while one is committed, so that a second
+/// signal removes them (`remove_live_stages`) only before a commit or after it, never with
+/// the old outputs set aside inside one.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes this process's stage folders, and the locks it holds on their output folders:
+/// what a second signal does before ending the process (which runs no destructor).
+pub fn remove_live_stages() {
+    for p in live().iter() {
+        let _ = std::fs::remove_dir_all(p);
+        if let Some(out) = p.parent() {
+            let _ = std::fs::remove_file(out.join(super::lock::LOCK_FILE));
+        }
+    }
+}
+
 /// The staged outputs of one run, in a folder removed when dropped.
 pub struct Stage {
     out: PathBuf,
     dir: tempfile::TempDir,
+}
+
+impl Drop for Stage {
+    fn drop(&mut self) {
+        live().retain(|p| p != self.dir.path());
+    }
 }
 
 impl Stage {
@@ -53,6 +80,7 @@ impl Stage {
         let dir = tempfile::Builder::new()
             .prefix(STAGE_PREFIX)
             .tempdir_in(out)?;
+        live().push(dir.path().to_path_buf());
         Ok(Stage {
             out: out.to_path_buf(),
             dir,
@@ -94,6 +122,8 @@ impl Stage {
             .write(&staged_manifest)
             .map_err(err(&staged_manifest))?;
         let old = old_outputs(&self.out, keep_tables);
+        // No second signal removes the stage while old outputs are set aside in it.
+        let held = live();
         let mut moves = Moves {
             done: Vec::new(),
             backup: self.path().join(".old"),
@@ -114,8 +144,10 @@ impl Stage {
         })();
         if let Err(e) = result {
             moves.undo();
+            drop(held);
             return Err(e);
         }
+        drop(held);
         let mut written: Vec<PathBuf> = new.iter().map(|f| self.out.join(f)).collect();
         written.push(self.out.join("manifest.tsv"));
         Ok(written)

@@ -269,6 +269,36 @@ fn signals_stop_with_their_code_and_leave_no_table() {
     }
 }
 
+/// A second signal ends the run at once, and still leaves nothing behind: its stage folder is
+/// removed before the process ends.
+#[cfg(unix)]
+#[test]
+fn a_second_signal_ends_the_run_at_once_and_leaves_nothing() {
+    let env = busy_env();
+    let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", "in", "--out", "out", "-j", "1", "-q"])
+        .current_dir(env.dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    for _ in 0..2 {
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    let left: Vec<_> = std::fs::read_dir(env.dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "nothing left behind: {left:?}");
+}
+
 #[test]
 fn strict_turns_failed_rows_into_exit_1() {
     let env = TestEnv::new();
