@@ -6,6 +6,7 @@ pub mod benson;
 pub mod big_eyes;
 pub mod chains;
 pub mod colour_net;
+pub mod examples;
 pub mod method;
 pub mod mp95;
 pub mod mpfix;
