@@ -52,7 +52,6 @@ fn bild_6_net_the_papers_run() {
     assert_eq!(mpfix(&bild_6()), t.alive);
 }
 
-
 #[test]
 fn bild_6_on_a_board() {
     let board = Board::from_ascii(super::examples::BILD_6);

@@ -234,13 +234,25 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
         not_benson.push(Figure {
             file: format!("not-benson-{k}.svg"),
             caption: format!(
-                "`{file}` game {game}, {}: the {} block{} at {} (red triangles) mp95 calls \
-                 alive and Benson does not; green dots mark the stones Benson proves alive, \
-                 small squares the unconditional territory.",
+                "`{file}` game {game}, {}: {} at {} (red triangles) mp95 calls alive and \
+                 Benson does not{}{}.",
                 at_move(&l),
-                anchors.len(),
-                if anchors.len() == 1 { "" } else { "s" },
-                points_cited(&anchors, size)
+                if anchors.len() == 1 {
+                    "the block".to_string()
+                } else {
+                    format!("the {} blocks", anchors.len())
+                },
+                points_cited(&anchors, size),
+                if l.blocks.iter().any(|b| b.verdict.benson) {
+                    "; green dots mark the stones Benson proves alive"
+                } else {
+                    "; Benson proves no stone alive here"
+                },
+                if l.territory.iter().any(|t| !t.is_empty()) {
+                    ", small squares their unconditional territory"
+                } else {
+                    ""
+                }
             ),
             svg: d.svg(&format!("{file} game {game}: alive by mp95, not by Benson")),
         });
