@@ -1,8 +1,8 @@
 //! The project's own dead-stone estimate (scoring-spec §3, `estimate`).
 //!
 //! Assumption: the game is over, so what random play from the final position settles is what
-//! the players settled. `PLAYOUTS` seeded playouts (`FIRST_PLAYOUTS` when those already judge
-//! every group clearly) play under a light policy (see `playout`)
+//! the players settled. `PLAYOUTS` seeded playouts (`FIRST_PLAYOUTS`, or twice that, when those
+//! already judge every group clearly) play under a light policy (see `playout`)
 //! until both sides pass; then every point is owned by the stone on it or by the colour
 //! around it. Stones are judged by group (blocks sharing a liberty): a group is dead when the
 //! opponent ends up owning most of its stones and of the empty regions it touches, or when all
@@ -26,8 +26,8 @@ use crate::go::random::{Fnv1a, Rng};
 /// were less accurate (docs/scoring.md has the figures).
 pub const PLAYOUTS: u32 = 64;
 
-/// Playouts after which the estimate stops when they judge every group clearly (`settled`),
-/// their counts scaled to `PLAYOUTS`; a divisor of it.
+/// Playouts after which (and after twice as many) the estimate stops when they judge every
+/// group clearly (`settled`), their counts scaled to `PLAYOUTS`; a quarter of it.
 const FIRST_PLAYOUTS: u32 = 16;
 
 /// The stones of `board` the estimate calls dead, in index order. `protected[i]` marks the
@@ -44,8 +44,10 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         .filter(|&i| board.cell(i) == Cell::Empty)
         .collect();
     for k in 0..PLAYOUTS {
-        if k == FIRST_PLAYOUTS && settled(board, protected, &black, &white) {
-            let scale = PLAYOUTS / FIRST_PLAYOUTS;
+        if (k == FIRST_PLAYOUTS || k == 2 * FIRST_PLAYOUTS)
+            && settled(board, protected, &black, &white)
+        {
+            let scale = PLAYOUTS / k;
             black
                 .iter_mut()
                 .chain(white.iter_mut())
