@@ -96,7 +96,6 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
             why: illegal.to_string(),
         });
     }
-    let full = replay_until(root, None).map_or(r.moves, |f| f.moves);
     let net = Net::build(&r.board);
     let life = analyze_life(&r.board, &net, r.to_move);
     let mut l = Look::of_position(r.board.clone(), &net, &life);
@@ -108,7 +107,7 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
     l.dead_markup = r
         .has_markup
         .then(|| points(&r.board, &score::markup_dead(&r.board, &r.territory_markup)));
-    l.at_end = r.moves >= full;
+    l.at_end = !r.stopped;
     l.moves = r.moves;
     l.last_stone = r.last_stone;
     l.to_move = r.to_move;

@@ -40,6 +40,8 @@ pub struct Replay {
     pub has_markup: bool,
     /// The last stone played, if any (what a diagram rings).
     pub last_stone: Option<(Color, Point)>,
+    /// Whether `replay_until` stopped with moves of the main line left.
+    pub stopped: bool,
 }
 
 /// A move the replay could not apply.
@@ -106,6 +108,7 @@ pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, R
         territory_markup: [Vec::new(), Vec::new()],
         has_markup: false,
         last_stone: None,
+        stopped: false,
     };
     if root
         .properties()
@@ -122,6 +125,7 @@ pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, R
             })
         };
         if stop.is_some_and(|m| r.moves >= m) && plays() {
+            r.stopped = true;
             break;
         }
         if r.illegal.is_some() {
@@ -305,6 +309,7 @@ mod tests {
         let root = sgf_parse::go::parse(sgf).unwrap().remove(0);
         let r = replay_until(&root, Some(2)).unwrap();
         assert_eq!(r.moves, 2);
+        assert!(r.stopped);
         assert_eq!(r.last_stone, Some((Color::White, pt("bb"))));
         assert_eq!(r.to_move, Color::Black);
         let r = replay_until(&root, Some(0)).unwrap();
@@ -315,6 +320,7 @@ mod tests {
             "the setup before move 1 is kept"
         );
         let r = replay(&root).unwrap();
+        assert!(!r.stopped);
         assert_eq!(r.last_stone, Some((Color::White, pt("dd"))));
     }
 

@@ -21,9 +21,12 @@ pub struct Figure {
     pub svg: String,
 }
 
-/// The report's diagrams, by section.
+/// What report.md shows beside its text: the board diagrams by section, and the charts
+/// drawn (a chart with nothing to show is left out).
 #[derive(Clone, Debug, Default)]
 pub struct Figures {
+    /// The chart files written under `plots/`.
+    pub charts: Vec<&'static str>,
     pub not_benson: Vec<Figure>,
     pub dead: Vec<Figure>,
     pub contradicted: Vec<Figure>,

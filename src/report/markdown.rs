@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 
-use super::charts::charts;
 use super::diagrams::{Figure, Figures};
 use super::facts::Ending;
 use super::tally::{DeadSums, Tally};
@@ -43,9 +42,9 @@ pub fn markdown(t: &Tally, figures: &Figures, manifest: Option<&Manifest>) -> St
     let _ = writeln!(w, "# livingblocks report\n");
     provenance(w, t, manifest);
     method_section(w, figures);
-    corpus_section(w, t);
+    corpus_section(w, t, figures);
     life_section(w, t, figures);
-    chains_section(w, t);
+    chains_section(w, t, figures);
     results_section(w, t, figures);
     final_section(w, t);
     if figures.no_inputs {
@@ -164,9 +163,9 @@ fn method_section(w: &mut String, figures: &Figures) {
 }
 
 /// A plot's link when the report draws it, else `instead` (one line saying why not).
-fn plot(w: &mut String, t: &Tally, name: &str, instead: &str) {
+fn plot(w: &mut String, figures: &Figures, name: &str, instead: &str) {
     let file = format!("{name}.svg");
-    if charts(t).iter().any(|(f, _)| *f == file) {
+    if figures.charts.contains(&file.as_str()) {
         let _ = writeln!(w, "![{}](plots/{file})\n", name.replace('_', " "));
     } else if !instead.is_empty() {
         let _ = writeln!(w, "{instead}\n");
@@ -184,7 +183,7 @@ fn figure(w: &mut String, f: &Figure) {
     let _ = writeln!(w, "{}\n", f.caption);
 }
 
-fn corpus_section(w: &mut String, t: &Tally) {
+fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
     let _ = writeln!(w, "## Corpus\n");
     let _ = writeln!(
         w,
@@ -193,7 +192,7 @@ fn corpus_section(w: &mut String, t: &Tally) {
     );
     plot(
         w,
-        t,
+        figures,
         "statuses",
         "Every row has the same status: no plot of statuses.",
     );
@@ -212,7 +211,12 @@ fn corpus_section(w: &mut String, t: &Tally) {
         let _ = writeln!(w, "| {k} | {v} |");
     }
     let _ = writeln!(w, "\nHow the games ended (RE, parsed):\n");
-    plot(w, t, "endings", "No game has an RE: no plot of endings.");
+    plot(
+        w,
+        figures,
+        "endings",
+        "No game has an RE: no plot of endings.",
+    );
     let _ = writeln!(w, "| how | winner | games |\n|---|---|---:|");
     for ((how, winner), v) in &t.endings {
         let _ = writeln!(w, "| {how} | {winner} | {v} |");
@@ -243,11 +247,11 @@ fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
     );
     plot(
         w,
-        t,
+        figures,
         "life_blocks",
         "No block at any final position: no plots of life.",
     );
-    plot(w, t, "life_stones", "");
+    plot(w, figures, "life_stones", "");
     let _ = writeln!(
         w,
         "| games | method | blocks B | blocks W | stones B | stones W |"
@@ -340,7 +344,7 @@ fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
     }
 }
 
-fn chains_section(w: &mut String, t: &Tally) {
+fn chains_section(w: &mut String, t: &Tally, figures: &Figures) {
     let total: u64 = t.chains.values().map(|v| v.chains).sum();
     let alive: u64 = t
         .chains
@@ -393,7 +397,7 @@ fn chains_section(w: &mut String, t: &Tally) {
          worth in eyes when the owner and when the opponent moves first ({}):\n",
         cut("shape types", t.big_eyes.len()).to_lowercase()
     );
-    plot(w, t, "big_eyes", "No big own eyes: no plot of them.");
+    plot(w, figures, "big_eyes", "No big own eyes: no plot of them.");
     let mut shapes: Vec<_> = t.big_eyes.iter().collect();
     shapes.sort_by(|a, b| b.1.eyes.cmp(&a.1.eyes).then(a.0.cmp(b.0)));
     let _ = writeln!(
@@ -542,7 +546,7 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
     );
     plot(
         w,
-        t,
+        figures,
         "margin_error",
         "No game gives a margin to compare with: no plot of margin errors.",
     );

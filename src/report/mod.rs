@@ -70,12 +70,15 @@ pub fn write(
     let plots = dir.join("plots");
     std::fs::create_dir_all(&plots).map_err(|e| wrote(&plots, &e))?;
     let boards = plots.join("boards");
+    let mut drawn = Vec::new();
     for (name, chart) in charts::charts(t) {
         let p = plots.join(name);
         plot::draw(&p, &chart).map_err(|e| wrote(&p, &e))?;
+        drawn.push(name);
     }
     std::fs::create_dir_all(&boards).map_err(|e| wrote(&boards, &e))?;
-    let figures = diagrams::figures(t, finder, diagrams);
+    let mut figures = diagrams::figures(t, finder, diagrams);
+    figures.charts = drawn;
     for f in figures.all() {
         let p = boards.join(&f.file);
         std::fs::write(&p, &f.svg).map_err(|e| wrote(&p, &e))?;
