@@ -26,7 +26,7 @@ fn sample(n: usize) -> Vec<Vec<u8>> {
     inputs
         .iter()
         .take(n)
-        .map(|i| source::read_input(i, u64::MAX).expect("readable corpus file"))
+        .map(|i| source::read_input(&i, u64::MAX).expect("readable corpus file"))
         .collect()
 }
 

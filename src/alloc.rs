@@ -266,6 +266,23 @@ pub fn arena_stats() -> ArenaStats {
     })
 }
 
+/// mimalloc v3's `mi_option_purge_delay` (its place in `mi_option_t`, which this crate's
+/// bindings do not name).
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+extern "C" {
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// Sets mimalloc up for a run; call first thing. mimalloc v3 keeps freed memory for a second
+/// before it returns it to the system, so a list that grows by doubling (a walk's million
+/// names) holds every size it passed through at once; 10 ms (v2's delay) returns them as
+/// the list grows, at no measured cost in speed.
+pub fn configure() {
+    // SAFETY: sets an option; mimalloc reads options at any time.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
+}
+
 /// mimalloc as the global allocator, with the per-file arena in front:
 /// `#[global_allocator] static A: Mimalloc = Mimalloc;`.
 pub struct Mimalloc;

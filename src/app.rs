@@ -142,7 +142,7 @@ pub fn analyze(
     let start = Instant::now();
     let mut inputs = source::collect(&config.roots).map_err(AppError::Config)?;
     if let Some(shard) = config.shard {
-        inputs.retain(|i| shard.holds(&i.name));
+        inputs.retain(|name| shard.holds(name));
     }
     std::fs::create_dir_all(&config.out).map_err(|e| {
         AppError::Config(format!(
@@ -181,8 +181,8 @@ pub fn analyze(
         work_bytes: 0,
         pending: None,
     };
-    for input in &inputs {
-        source::for_each_unit(input, run.cap, &mut |unit| {
+    for input in inputs.iter() {
+        source::for_each_unit(&input, run.cap, &mut |unit| {
             run.push(match unit {
                 Unit::File(input) => Work::Read(input.clone()),
                 Unit::Member(m) => Work::Member(input.path.clone(), m),

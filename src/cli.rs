@@ -175,6 +175,11 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("size too large: {s}"))
 }
 
+/// The cores this process may run on.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 impl AnalyzeArgs {
     /// Checks the arguments and fills in defaults.
     pub fn to_config(&self) -> Result<AnalyzeConfig, String> {
@@ -186,8 +191,10 @@ impl AnalyzeArgs {
                      reserved; more threads than cores only wait)"
                 ))
             }
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            // The work is CPU-bound: threads beyond the cores the run may use (its CPU
+            // affinity, as Slurm and containers set it) only wait, each holding memory.
+            Some(n) => n.min(cores()),
+            None => cores(),
         };
         let paths = &self.paths;
         let mut roots: Vec<Root> = paths.iter().map(Root::arg).collect();

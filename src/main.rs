@@ -17,6 +17,7 @@ use cli::{Cli, Command};
 static GLOBAL: livingblocks::alloc::Mimalloc = livingblocks::alloc::Mimalloc;
 
 fn main() -> ExitCode {
+    livingblocks::alloc::configure();
     let cli = Cli::parse();
     quiet_worker_panics();
     let result = match &cli.command {

@@ -228,6 +228,11 @@ pub fn wrote(paths: &[std::path::PathBuf]) {
     }
 }
 
+/// A message about how the run goes, not about a row.
+pub fn note(line: &str) {
+    say(&format!("livingblocks: {line}"));
+}
+
 /// Reports a command that could not start or finish, and gives its exit code.
 pub fn fail(e: &AppError) -> ExitCode {
     say(&escape_controls(&format!("livingblocks: {e}")));

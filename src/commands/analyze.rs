@@ -21,6 +21,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<bool, AppError> {
         )));
     }
     let config = args.to_config().map_err(AppError::Config)?;
+    if let Some(asked) = args.threads.filter(|&n| n > config.threads && !args.quiet) {
+        progress::note(&format!(
+            "-j {asked}: {} cores are free for this run; using {} threads",
+            config.threads, config.threads
+        ));
+    }
     let cancel = super::stop_on_signals();
     let bar = progress::Terminal::new(args.quiet);
     let report = app::analyze(&config, &bar, &cancel)?;

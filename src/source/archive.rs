@@ -13,6 +13,8 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 
 use super::input::{is_sgf_name, read_capped, Compression, Container, Input, InputError};
+use super::walk::name_of;
+use super::zip_dir::ZipDir;
 use crate::sgf::scan::{ignored_note, TreeScanner, TreeSpan};
 
 /// One input taken out of a container.
@@ -89,40 +91,43 @@ fn zip_members<E>(
     cap: u64,
     each: &mut dyn FnMut(Member) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut archive = match zip::ZipArchive::new(BufReader::new(file)) {
+    let whole = |why: String| Member {
+        name: input.name.clone(),
+        game: None,
+        bytes: Err(InputError::Walk(why)),
+        note: None,
+    };
+    let mut archive = match File::open(&input.path).and_then(|data| ZipDir::open(file, data)) {
         Ok(a) => a,
-        Err(e) => {
-            return each(Member {
-                name: input.name.clone(),
-                game: None,
-                bytes: Err(InputError::Walk(format!("not a readable zip archive: {e}"))),
-                note: None,
-            })
-        }
+        Err(e) => return each(whole(format!("not a readable zip archive: {e}"))),
     };
     let mut rows = 0;
-    for i in 0..archive.len() {
-        let Some(member) = archive.name_for_index(i).map(str::to_string) else {
-            continue;
+    loop {
+        let entry = match archive.next_entry() {
+            Ok(Some(entry)) => entry,
+            Ok(None) => break,
+            // A damaged directory: the members read so far keep their rows.
+            Err(e) => {
+                rows += 1;
+                each(whole(format!(
+                    "zip archive damaged after {rows} members: {e}"
+                )))?;
+                break;
+            }
         };
-        let name = format!("{}!{member}", input.name);
+        let member = name_of(entry.name.strip_suffix(b"/").unwrap_or(&entry.name));
         let bytes = if let Some(why) = not_read(&member) {
             Err(InputError::Skipped(why.to_string()))
         } else if !is_sgf_name(&member) {
             continue;
+        } else if entry.is_dir {
+            Err(InputError::Skipped("a folder".to_string()))
         } else {
-            match archive.by_index(i) {
-                Ok(m) if m.is_dir() => Err(InputError::Skipped("a folder".to_string())),
-                Ok(mut m) => {
-                    let size = m.size();
-                    read_capped(&mut m, size, cap)
-                }
-                Err(e) => Err(InputError::Walk(format!("zip member {member}: {e}"))),
-            }
+            archive.read(&entry, cap)
         };
         rows += 1;
         each(Member {
-            name,
+            name: format!("{}!{member}", input.name),
             game: None,
             bytes,
             note: None,
@@ -164,8 +169,8 @@ fn tar_members<E>(
     let mut rows = 0;
     for entry in archive.entries()? {
         let mut entry = entry?;
-        let path = entry.path()?.to_string_lossy().into_owned();
-        let path = path.trim_end_matches('/').to_string();
+        let raw = entry.path_bytes();
+        let path = name_of(raw.strip_suffix(b"/").unwrap_or(&raw));
         let kind = entry.header().entry_type();
         let skipped = |why: String| Err(InputError::Skipped(why));
         let bytes = if let Some(why) = not_read(&path) {

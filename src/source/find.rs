@@ -1,11 +1,11 @@
 //! Finding a row's record again: the bytes behind a `file` column and game number, for the
 //! report's board diagrams and `show`. The same walk and the same names as the run's.
 
-use super::{read_input, walk::collect_existing, Input, InputKind, Root, Unit};
+use super::{read_input, walk::collect_existing, InputKind, Inputs, Root, Unit};
 
 /// The inputs of a run, walked once, to look records up by their `file` name.
 pub struct Finder {
-    inputs: Vec<Input>,
+    inputs: Inputs,
     cap: u64,
 }
 
@@ -20,7 +20,7 @@ impl Finder {
     }
 
     /// Looks records up among inputs already walked.
-    pub fn of_inputs(inputs: Vec<Input>, cap: u64) -> Finder {
+    pub fn of_inputs(inputs: Inputs, cap: u64) -> Finder {
         Finder { inputs, cap }
     }
 
@@ -33,16 +33,15 @@ impl Finder {
     /// a plain file and its game, an archive member (`archive!member`) and its game, or the
     /// game tree of a compressed collection (then game 0 of the bytes).
     pub fn game(&self, file: &str, game: usize) -> Option<(Vec<u8>, usize)> {
-        let candidates = self.inputs.iter().filter(|i| {
-            i.kind == InputKind::File
-                && (i.name == file
-                    || file
-                        .strip_prefix(i.name.as_str())
-                        .is_some_and(|rest| rest.starts_with('!')))
+        let candidates = self.inputs.named(|name| {
+            name == file
+                || file
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with('!'))
         });
-        for input in candidates {
+        for input in candidates.filter(|i| i.kind == InputKind::File) {
             let mut found = None;
-            let _ = super::for_each_unit(input, self.cap, &mut |unit| {
+            let _ = super::for_each_unit(&input, self.cap, &mut |unit| {
                 match unit {
                     Unit::File(i) if i.name == file => {
                         found = read_input(i, self.cap).ok().map(|b| (b, game));

@@ -4,14 +4,17 @@
 pub mod archive;
 pub mod find;
 pub mod input;
+pub mod list;
 pub mod shard;
 pub mod walk;
+mod zip_dir;
 
 pub use archive::{for_each_member, Member};
 pub use find::Finder;
 pub use input::{
     container_of, container_of_bytes, Compression, Container, Input, InputError, InputKind,
 };
+pub use list::Inputs;
 pub use shard::Shard;
 pub use walk::{collect, name_of, read_input, read_list, Root};
 

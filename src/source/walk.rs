@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use super::input::{container_of, read_capped, Input, InputError, InputKind};
+use super::list::Inputs;
 
 /// A place to take inputs from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,18 +35,18 @@ impl Root {
 /// names are relative to it (or its file name); with several (PATHs and `--files-from`
 /// entries together), each name starts with its PATH as given, so `A/x` and `B/x` stay
 /// apart. A path given twice, or a file under two PATHs, is read once.
-pub fn collect(roots: &[Root]) -> Result<Vec<Input>, String> {
+pub fn collect(roots: &[Root]) -> Result<Inputs, String> {
     collect_from(roots, false)
 }
 
 /// `collect`, leaving out roots that are not there (to find a run's inputs again later).
-pub fn collect_existing(roots: &[Root]) -> Vec<Input> {
+pub fn collect_existing(roots: &[Root]) -> Inputs {
     collect_from(roots, true).unwrap_or_default()
 }
 
-fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Vec<Input>, String> {
+fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
     let several = roots.len() > 1;
-    let mut all = Vec::new();
+    let mut all = Inputs::default();
     let mut roots_seen = std::collections::HashSet::new();
     for root in roots {
         let path = &root.path;
@@ -57,11 +58,8 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Vec<Input>, String
             // A PATH argument that is not there is a usage error; a listed file that is not
             // there (any more) is an input like any other, and gets its io_error row.
             (Err(e), Some(listed)) => {
-                all.push(Input {
-                    name: listed.clone(),
-                    path: path.clone(),
-                    kind: InputKind::Problem(format!("{}: {e}", path.display())),
-                });
+                all.place(path.clone(), false, Some(listed.clone()));
+                all.push("", InputKind::Problem(format!("{}: {e}", path.display())))?;
                 continue;
             }
             (Err(_), None) if skip_missing => continue,
@@ -72,31 +70,23 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Vec<Input>, String
             None if several => Some(path_name(path)),
             None => None,
         };
-        if meta.is_file() {
-            let name = prefix.unwrap_or_else(|| {
-                path.file_name()
-                    .map_or_else(|| path_name(path), |n| name_of(n.as_encoded_bytes()))
-            });
-            all.push(Input {
-                name,
-                path: path.clone(),
-                kind: InputKind::File,
-            });
-            continue;
-        }
         if !meta.is_dir() {
-            // A FIFO, a socket, a device given as a PATH: named, not read.
-            all.push(Input {
-                name: prefix.unwrap_or_else(|| path_name(path)),
-                path: path.clone(),
-                kind: InputKind::Skipped("not a regular file"),
-            });
+            let (name, kind) = if meta.is_file() {
+                let name = prefix.unwrap_or_else(|| {
+                    path.file_name()
+                        .map_or_else(|| path_name(path), |n| name_of(n.as_encoded_bytes()))
+                });
+                (name, InputKind::File)
+            } else {
+                // A FIFO, a socket, a device given as a PATH: named, not read.
+                let name = prefix.unwrap_or_else(|| path_name(path));
+                (name, InputKind::Skipped("not a regular file"))
+            };
+            all.place(path.clone(), false, Some(name));
+            all.push("", kind)?;
             continue;
         }
-        let named = |rel: String| match &prefix {
-            Some(p) => format!("{}/{rel}", p.trim_end_matches('/')),
-            None => rel,
-        };
+        all.place(path.clone(), true, prefix);
         for entry in WalkDir::new(path).follow_links(false) {
             match entry {
                 Ok(e) => {
@@ -114,32 +104,19 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Vec<Input>, String
                     } else {
                         InputKind::Skipped("not a regular file")
                     };
-                    all.push(Input {
-                        name: named(relative_name(path, e.path())),
-                        path: e.into_path(),
-                        kind,
-                    });
+                    all.push(&relative_name(path, e.path()), kind)?;
                 }
                 Err(e) => {
-                    let at = e.path().unwrap_or(path).to_path_buf();
-                    all.push(Input {
-                        name: named(relative_name(path, &at)),
-                        path: at,
-                        kind: InputKind::Problem(e.to_string()),
-                    });
+                    let at = e.path().unwrap_or(path);
+                    all.push(&relative_name(path, at), InputKind::Problem(e.to_string()))?;
                 }
             }
         }
     }
     if several {
-        // A file under two PATHs (`d` and `d/sub`) is read once, under the first.
-        let mut files_seen = std::collections::HashSet::new();
-        all.retain(|i| {
-            i.kind != InputKind::File
-                || files_seen.insert(i.path.canonicalize().unwrap_or_else(|_| i.path.clone()))
-        });
+        all.keep_first_of_each_file();
     }
-    all.sort_by(|a, b| a.name.cmp(&b.name));
+    all.sort();
     Ok(all)
 }
 
@@ -217,7 +194,7 @@ pub fn read_list(from: &str, nul: bool) -> Result<Vec<Root>, String> {
 }
 
 /// A path from its bytes: exact on Unix, where a name is any bytes; elsewhere through UTF-8.
-fn path_of_bytes(b: &[u8]) -> PathBuf {
+pub(super) fn path_of_bytes(b: &[u8]) -> PathBuf {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -278,7 +255,7 @@ mod tests {
         std::fs::write(d.join("two/a.sgf"), "(;)").unwrap();
         let names: Vec<_> = collect(&[Root::arg(d.join("one"))])
             .unwrap()
-            .into_iter()
+            .iter()
             .map(|i| i.name)
             .collect();
         assert_eq!(names, ["b.sgf"], "one PATH: names relative to it");
@@ -287,7 +264,7 @@ mod tests {
         std::fs::write(&list, format!("{one}\n\n")).unwrap();
         let roots = read_list(list.to_str().unwrap(), false).unwrap();
         let inputs = collect(&roots).unwrap();
-        assert_eq!(inputs[0].name, one);
+        assert_eq!(inputs.get(0).unwrap().name, one);
     }
 
     /// Several PATHs: each name starts with its PATH as given, so equal relative names stay
@@ -305,7 +282,7 @@ mod tests {
             let base = format!("{}/", path_name(d));
             collect(roots)
                 .unwrap()
-                .into_iter()
+                .iter()
                 .map(|i| i.name.replacen(&base, "", 1))
                 .collect()
         };
@@ -350,7 +327,7 @@ mod tests {
         }
         let names: Vec<_> = collect(&[Root::arg(dir.path())])
             .unwrap()
-            .into_iter()
+            .iter()
             .map(|i| i.name)
             .collect();
         assert_eq!(names, ["a\\xFE.sgf", "a\\xFF.sgf", "x.zip\\!y.sgf"]);
@@ -367,7 +344,7 @@ mod tests {
         }
         let names: Vec<_> = collect(&[Root::arg(d)])
             .unwrap()
-            .into_iter()
+            .iter()
             .map(|i| i.name)
             .collect();
         assert_eq!(
@@ -381,13 +358,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("game.sgf");
         std::fs::write(&f, "(;)").unwrap();
-        let inputs = collect(&[Root::arg(f)]).unwrap();
-        assert_eq!(inputs[0].name, "game.sgf");
-        assert_eq!(read_input(&inputs[0], 3).unwrap(), b"(;)");
-        let e = read_input(&inputs[0], 2).unwrap_err();
+        let input = collect(&[Root::arg(f)]).unwrap().get(0).unwrap();
+        assert_eq!(input.name, "game.sgf");
+        assert_eq!(read_input(&input, 3).unwrap(), b"(;)");
+        let e = read_input(&input, 2).unwrap_err();
         assert!(matches!(e, InputError::TooLarge { .. }), "{e:?}");
         // No cap at all must not overflow into a cap of zero.
-        assert_eq!(read_input(&inputs[0], u64::MAX).unwrap(), b"(;)");
+        assert_eq!(read_input(&input, u64::MAX).unwrap(), b"(;)");
     }
 
     #[test]
@@ -403,7 +380,7 @@ mod tests {
         std::fs::write(d.join("real.sgf"), "(;)").unwrap();
         std::os::unix::fs::symlink(d.join("real.sgf"), d.join("link.sgf")).unwrap();
         std::os::unix::fs::symlink(d, d.join("loop")).unwrap();
-        let inputs = collect(&[Root::arg(d)]).unwrap();
+        let inputs: Vec<_> = collect(&[Root::arg(d)]).unwrap().iter().collect();
         let names: Vec<_> = inputs.iter().map(|i| i.name.as_str()).collect();
         assert_eq!(names, ["link.sgf", "real.sgf"]);
         let e = read_input(&inputs[0], u64::MAX).unwrap_err();

@@ -198,3 +198,125 @@ fn every_input_has_one_row_and_one_name() {
     assert_eq!(names(&["in/A/x", "in/A/x/"]), ["in/A/x/g.sgf"]);
     assert_eq!(names(&["in/A"]), ["odd.zip\\!y.sgf", "x/g.sgf"]);
 }
+
+/// A zip keeps every entry, even two of one name (an archive appended to): each is a row,
+/// in archive order.
+#[test]
+fn two_zip_members_of_one_name_are_two_rows() {
+    use std::io::Write;
+    let env = TestEnv::new();
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for game in ["(;SZ[9];B[ee])", "(;SZ[9];B[cc];W[gg])"] {
+        // The writer refuses a name twice; the second entry is renamed in the bytes after.
+        let name = if game.len() < 16 { "g.sgf" } else { "h.sgf" };
+        z.start_file(name, opts).unwrap();
+        z.write_all(game.as_bytes()).unwrap();
+    }
+    let mut bytes = z.finish().unwrap().into_inner();
+    for at in (0..bytes.len() - 5).rev() {
+        if &bytes[at..at + 5] == b"h.sgf" {
+            bytes[at] = b'g';
+        }
+    }
+    env.write("set.zip", bytes);
+    let games = rows(&env.analyze("out", 1));
+    let got: Vec<_> = games
+        .iter()
+        .map(|r| (r["file"].as_str(), r["moves"].as_str()))
+        .collect();
+    assert_eq!(got, [("set.zip!g.sgf", "1"), ("set.zip!g.sgf", "2")]);
+}
+
+/// Peak resident memory of a run of the binary, in KiB: its `VmHWM`, read every few
+/// milliseconds until it exits. (The kernel's own account, `ru_maxrss`, would include the
+/// memory of this test process, which the child's `exec` inherits.) The last reading may
+/// miss the run's final milliseconds, never what a walk or a batch builds up.
+#[cfg(target_os = "linux")]
+fn peak_kib(env: &TestEnv, args: &[&str]) -> u64 {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(args)
+        .current_dir(env.dir.path())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        let hwm = std::fs::read_to_string(&status).ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        });
+        peak = peak.max(hwm.unwrap_or(0));
+        if let Some(exit) = child.try_wait().unwrap() {
+            assert!(exit.success());
+            return peak;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Memory does not grow with the number of inputs: a zip of 300,000 members (the zip crate
+/// held its whole directory: 170 MiB) and a folder of 400,000 files (a name and a path per
+/// file: 80 MiB) both stay under 64 MiB at two threads.
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_stays_flat_over_hundreds_of_thousands_of_inputs() {
+    use std::io::Write;
+    let game = "(;GM[1]SZ[9]KM[6.5]RE[B+R];B[ee];W[cc])";
+    let env = TestEnv::new();
+    let mut z = zip::ZipWriter::new(std::io::BufWriter::new(
+        std::fs::File::create(env.dir.path().join("many.zip")).unwrap(),
+    ));
+    let opts = zip::write::SimpleFileOptions::default();
+    for i in 0..300_000 {
+        z.start_file(format!("d{:03}/g{i:06}.sgf", i / 1000), opts)
+            .unwrap();
+        z.write_all(game.as_bytes()).unwrap();
+    }
+    z.finish().unwrap().flush().unwrap();
+    let zip_peak = peak_kib(
+        &env,
+        &["analyze", "many.zip", "--out", "z", "-j", "2", "-q"],
+    );
+    let games = std::fs::read_to_string(env.dir.path().join("z/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 300_001);
+
+    // Hard links, a file per folder (a file takes some 65,000 links at most).
+    for d in 0..400 {
+        let dir = env.dir.path().join(format!("many/d{d:03}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let first = dir.join("g0000.sgf");
+        std::fs::write(&first, game).unwrap();
+        for f in 1..1000 {
+            std::fs::hard_link(&first, dir.join(format!("g{f:04}.sgf"))).unwrap();
+        }
+    }
+    let files_peak = peak_kib(&env, &["analyze", "many", "--out", "f", "-j", "2", "-q"]);
+    let games = std::fs::read_to_string(env.dir.path().join("f/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 400_001);
+    assert!(
+        zip_peak < 64 << 10 && files_peak < 64 << 10,
+        "peak RSS: zip {zip_peak} KiB, folder {files_peak} KiB"
+    );
+}
+
+/// Threads beyond the cores only wait, each holding memory: `-j` is cut to the cores the
+/// run may use, and says so.
+#[test]
+fn threads_beyond_the_cores_are_not_started() {
+    let env = TestEnv::new();
+    env.write("good.sgf", "(;SZ[9];B[ee])");
+    let o = env.run(&["analyze", "in", "--out", "out", "-j", "1024"]);
+    assert_eq!(o.status.code(), Some(0));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if cores < 1024 {
+        assert!(
+            stderr.contains(&format!("-j 1024: {cores} cores are free for this run")),
+            "{stderr}"
+        );
+    }
+    assert!(stderr.contains(&format!("{cores} threads")), "{stderr}");
+}

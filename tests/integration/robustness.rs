@@ -97,7 +97,7 @@ fn a_file_deleted_during_the_walk_is_an_io_error() {
     let inputs =
         livingblocks::source::collect(&[livingblocks::source::Root::arg(env.input())]).unwrap();
     std::fs::remove_file(env.input().join("gone.sgf")).unwrap();
-    let e = livingblocks::source::read_input(&inputs[0], u64::MAX).unwrap_err();
+    let e = livingblocks::source::read_input(&inputs.get(0).unwrap(), u64::MAX).unwrap_err();
     assert_eq!(e.status(), Status::IoError);
 }
 
