@@ -45,15 +45,21 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// Starts a place; the inputs pushed after it belong to it.
-    pub(super) fn place(&mut self, path: PathBuf, folder: bool, name: Option<String>) {
+    /// Starts a place; the inputs pushed after it belong to it. Gives its number.
+    pub(super) fn place(&mut self, path: PathBuf, folder: bool, name: Option<String>) -> u32 {
         self.places.push(Place { path, folder, name });
+        (self.places.len() - 1) as u32
     }
 
     /// Adds an input of the last place, named `rel` after the place's name (`""`: the place
     /// itself). Fails once the names outgrow what an entry can address (4 GiB).
     pub(super) fn push(&mut self, rel: &str, kind: InputKind) -> Result<(), String> {
         let place = self.places.len().checked_sub(1).expect("a place first") as u32;
+        self.push_at(place, rel, kind)
+    }
+
+    /// Adds an input of place `place`.
+    pub(super) fn push_at(&mut self, place: u32, rel: &str, kind: InputKind) -> Result<(), String> {
         let kind = match kind {
             InputKind::File => 0,
             InputKind::Skipped(why) => {

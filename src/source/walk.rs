@@ -48,22 +48,37 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
     let several = roots.len() > 1;
     let mut all = Inputs::default();
     let mut roots_seen = std::collections::HashSet::new();
+    // Listed entries that are not folders share one place, named by their own names: a
+    // list of a million files costs no more than a walk of them.
+    let mut listed_place = None;
     for root in roots {
         let path = &root.path;
-        if several && !roots_seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone())) {
+        let meta = std::fs::metadata(path);
+        // A folder given twice is walked once (files given twice are read once below).
+        let folder = meta.as_ref().is_ok_and(|m| m.is_dir());
+        if several
+            && (folder || root.listed.is_none())
+            && !roots_seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone()))
+        {
             continue;
         }
-        let meta = match (std::fs::metadata(path), &root.listed) {
-            (Ok(meta), _) => meta,
-            // A PATH argument that is not there is a usage error; a listed file that is not
-            // there (any more) is an input like any other, and gets its io_error row.
-            (Err(e), Some(listed)) => {
-                all.place(path.clone(), false, Some(listed.clone()));
-                all.push("", InputKind::Problem(format!("{}: {e}", path.display())))?;
-                continue;
-            }
-            (Err(_), None) if skip_missing => continue,
-            (Err(e), None) => return Err(format!("{}: {e}", path.display())),
+        if let (Some(listed), false) = (&root.listed, folder) {
+            let place = *listed_place.get_or_insert_with(|| all.place(PathBuf::new(), true, None));
+            let kind = match &meta {
+                Ok(m) if m.is_file() => InputKind::File,
+                Ok(_) => InputKind::Skipped("not a regular file"),
+                // A listed file that is not there (any more) is an input like any other,
+                // and gets its io_error row.
+                Err(e) => InputKind::Problem(format!("{}: {e}", path.display())),
+            };
+            all.push_at(place, listed, kind)?;
+            continue;
+        }
+        let meta = match meta {
+            Ok(meta) => meta,
+            // A PATH argument that is not there is a usage error.
+            Err(_) if skip_missing => continue,
+            Err(e) => return Err(format!("{}: {e}", path.display())),
         };
         let prefix = match &root.listed {
             Some(listed) => Some(listed.clone()),
