@@ -51,6 +51,7 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
     // Listed entries that are not folders share one place, named by their own names: a
     // list of a million files costs no more than a walk of them.
     let mut listed_place = None;
+    let mut missing_seen = std::collections::HashSet::new();
     for root in roots {
         let path = &root.path;
         let meta = std::fs::metadata(path);
@@ -63,6 +64,9 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
             continue;
         }
         if let (Some(listed), false) = (&root.listed, folder) {
+            if meta.is_err() && !missing_seen.insert(path) {
+                continue;
+            }
             let place = *listed_place.get_or_insert_with(|| all.place(PathBuf::new(), true, None));
             let kind = match &meta {
                 Ok(m) if m.is_file() => InputKind::File,

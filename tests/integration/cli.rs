@@ -513,7 +513,7 @@ fn merge_refuses_mixed_estimates_and_a_shard_folder_as_output() {
 }
 
 /// A file on a `--files-from` list that is gone by the time the run reads it is a row with
-/// `io_error`, not a refused run; the tables get the mode any new file gets (not a temporary
+/// `io_error`, not a refused run (one row, though listed twice, as for any path); the tables get the mode any new file gets (not a temporary
 /// file's private one).
 #[cfg(unix)]
 #[test]
@@ -521,7 +521,11 @@ fn a_vanished_listed_file_is_an_io_error_row() {
     use std::os::unix::fs::PermissionsExt;
     let env = TestEnv::new();
     env.write("here.sgf", "(;SZ[9];B[ee])");
-    std::fs::write(env.dir.path().join("list"), "in/here.sgf\nin/gone.sgf\n").unwrap();
+    std::fs::write(
+        env.dir.path().join("list"),
+        "in/here.sgf\nin/gone.sgf\nin/here.sgf\nin/gone.sgf\n",
+    )
+    .unwrap();
     let o = env.run(&["analyze", "--files-from", "list", "--out", "out", "-q"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let games = env.output("out", "games.csv");
