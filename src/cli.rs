@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use livingblocks::analyze::{EstimateFor, Options};
 use livingblocks::app::AnalyzeConfig;
-use livingblocks::source::{self, Root, Shard};
+use livingblocks::source::{Root, Shard};
 
 /// Where `analyze` and `merge` write unless told otherwise.
 const DEFAULT_OUT: &str = "reports";
@@ -199,7 +199,10 @@ impl AnalyzeArgs {
         let paths = &self.paths;
         let mut roots: Vec<Root> = paths.iter().map(Root::arg).collect();
         if let Some(list) = &self.files_from {
-            roots.extend(source::read_list(list, self.null)?);
+            roots.push(Root::List {
+                from: list.clone(),
+                nul: self.null,
+            });
         }
         let paths_given = paths
             .iter()
@@ -296,9 +299,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let list = dir.path().join("list");
         std::fs::write(&list, "a.sgf\n").unwrap();
-        let c = analyze(&["--files-from", list.to_str().unwrap()]);
-        assert_eq!(c.roots.len(), 1);
-        assert_eq!(c.roots[0].listed.as_deref(), Some("a.sgf"));
+        let from = list.to_str().unwrap();
+        let c = analyze(&["--files-from", from]);
+        assert_eq!(
+            c.roots,
+            [Root::List {
+                from: from.to_string(),
+                nul: false
+            }]
+        );
         assert_eq!(
             analyze(&["--estimate", "never"]).options.estimate,
             EstimateFor::Never

@@ -99,14 +99,10 @@ impl Manifest {
             .get("files_from")
             .filter(|l| !l.is_empty() && *l != "-")
         {
-            for nul in [false, true] {
-                if let Ok(listed) = crate::source::read_list(list, nul) {
-                    if listed.iter().all(|r| r.path.exists()) || nul {
-                        roots.extend(listed);
-                        break;
-                    }
-                }
-            }
+            roots.push(Root::List {
+                from: list.to_string(),
+                nul: crate::source::list_is_nul_terminated(list),
+            });
         }
         roots
     }

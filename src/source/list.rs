@@ -7,12 +7,12 @@ use std::path::PathBuf;
 
 use super::input::{Input, InputKind};
 
-/// Where the inputs of one PATH (or one `--files-from` entry) lie and how they are named.
+/// Where the inputs of one PATH (or of a `--files-from` list) lie and how they are named.
 #[derive(Debug)]
 struct Place {
     path: PathBuf,
-    /// Whether `path` is a folder whose inputs are named relative to it; otherwise the place
-    /// is one input, read at `path` itself.
+    /// Whether an input's path is `path` joined with its name (a folder's inputs; a list's,
+    /// whose `path` is empty); otherwise the place is one input, read at `path` itself.
     folder: bool,
     /// What every name of the place starts with: the PATH as given when there are several,
     /// or, for a single input, its whole name.
@@ -139,39 +139,41 @@ impl Inputs {
         self.entries = entries;
     }
 
-    /// Keeps one input of each file: a file found under two PATHs (`d` and `d/sub`) is read
-    /// once, under the first. Files are told apart by their canonical paths, held as hashes
-    /// (the paths of two files whose hashes meet are compared, so none is lost).
+    /// Keeps one input of each file: a file found under two PATHs (`d` and `d/sub`), or
+    /// listed twice, is read once, under the first. Files are told apart by their canonical
+    /// paths: their hashes are sorted, and only files whose hashes meet are compared by path.
     pub(super) fn keep_first_of_each_file(&mut self) {
-        use std::collections::hash_map::{DefaultHasher, Entry as Slot};
-        use std::collections::{HashMap, HashSet};
         use std::hash::{Hash, Hasher};
-        let canonical = |i: Input| i.path.canonicalize().unwrap_or(i.path);
-        let mut seen: HashMap<u64, Entry> = HashMap::new();
-        let mut met: HashSet<PathBuf> = HashSet::new();
-        let mut entries = std::mem::take(&mut self.entries);
-        entries.retain(|e| {
-            if e.kind != 0 {
-                return true;
-            }
-            let path = canonical(self.input(e));
-            let mut h = DefaultHasher::new();
-            path.hash(&mut h);
-            match seen.entry(h.finish()) {
-                Slot::Vacant(v) => {
-                    v.insert(*e);
-                    true
+        let canonical = |e: &Entry| {
+            let path = self.input(e).path;
+            path.canonicalize().unwrap_or(path)
+        };
+        let mut keys: Vec<(u64, u32)> = (self.entries.iter().enumerate())
+            .filter(|(_, e)| e.kind == 0)
+            .map(|(i, e)| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                canonical(e).hash(&mut h);
+                (h.finish(), i as u32)
+            })
+            .collect();
+        keys.sort_unstable();
+        let mut dropped = vec![false; self.entries.len()];
+        for same_hash in keys.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+            let mut kept: Vec<PathBuf> = Vec::new();
+            for &(_, i) in same_hash {
+                let path = canonical(&self.entries[i as usize]);
+                if kept.contains(&path) {
+                    dropped[i as usize] = true;
+                } else {
+                    kept.push(path);
                 }
-                Slot::Occupied(first) => {
-                    let first = canonical(self.input(first.get()));
-                    first != path && {
-                        met.insert(first);
-                        met.insert(path)
-                    }
-                }
             }
+        }
+        let mut i = 0;
+        self.entries.retain(|_| {
+            i += 1;
+            !dropped[i - 1]
         });
-        self.entries = entries;
     }
 
     pub fn len(&self) -> usize {

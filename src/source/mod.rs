@@ -16,7 +16,7 @@ pub use input::{
 };
 pub use list::Inputs;
 pub use shard::Shard;
-pub use walk::{collect, name_of, read_input, read_list, Root};
+pub use walk::{collect, list_is_nul_terminated, name_of, read_input, Root};
 
 /// What an input gives to analyse, in output order.
 pub enum Unit<'a> {

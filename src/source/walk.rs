@@ -1,6 +1,7 @@
 //! Walks the PATH arguments with walkdir: `.sgf` files in any case, symlinks not followed,
 //! every problem met on the way kept as an input of its own so it gets a row.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -10,20 +11,19 @@ use super::list::Inputs;
 
 /// A place to take inputs from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Root {
-    pub path: PathBuf,
-    /// How its inputs are named: `None` for a PATH argument (relative to it, or the file
-    /// name), `Some(listed)` for a `--files-from` entry (named by the path as listed).
-    pub listed: Option<String>,
+pub enum Root {
+    /// A PATH argument: its inputs are named relative to it (or by its file name).
+    Path(PathBuf),
+    /// A `--files-from` list (`-`: standard input), one path per line or, with `nul`, per
+    /// NUL-terminated entry; its inputs are named by the paths as listed. It is read as the
+    /// walk goes, never held whole.
+    List { from: String, nul: bool },
 }
 
 impl Root {
     /// A PATH argument.
     pub fn arg(path: impl Into<PathBuf>) -> Root {
-        Root {
-            path: path.into(),
-            listed: None,
-        }
+        Root::Path(path.into())
     }
 }
 
@@ -45,29 +45,70 @@ pub fn collect_existing(roots: &[Root]) -> Inputs {
 }
 
 fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
-    let several = roots.len() > 1;
-    let mut all = Inputs::default();
-    let mut roots_seen = std::collections::HashSet::new();
-    // Listed entries that are not folders share one place, named by their own names: a
-    // list of a million files costs no more than a walk of them.
-    let mut listed_place = None;
-    let mut missing_seen = std::collections::HashSet::new();
+    let mut walk = Walk {
+        // A list names its entries by themselves, and may name a file twice.
+        several: roots.len() > 1 || roots.iter().any(|r| matches!(r, Root::List { .. })),
+        skip_missing,
+        all: Inputs::default(),
+        roots_seen: HashSet::new(),
+        missing_seen: HashSet::new(),
+        listed_place: None,
+    };
     for root in roots {
-        let path = &root.path;
-        let meta = std::fs::metadata(path);
-        // A folder given twice is walked once (files given twice are read once below).
-        let folder = meta.as_ref().is_ok_and(|m| m.is_dir());
-        if several
-            && (folder || root.listed.is_none())
-            && !roots_seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone()))
-        {
-            continue;
+        match root {
+            Root::Path(path) => walk.add(path, None)?,
+            Root::List { from, nul } => match for_each_listed(from, *nul, &mut |entry| {
+                walk.add(&path_of_bytes(entry), Some(name_of(entry)))
+            }) {
+                Err(ListError::Unreadable(_)) if skip_missing => {}
+                Err(ListError::Unreadable(e) | ListError::Entry(e)) => return Err(e),
+                Ok(()) => {}
+            },
         }
-        if let (Some(listed), false) = (&root.listed, folder) {
-            if meta.is_err() && !missing_seen.insert(path) {
-                continue;
+    }
+    if walk.several {
+        walk.all.keep_first_of_each_file();
+    }
+    walk.all.sort();
+    Ok(walk.all)
+}
+
+/// The state of one collection over all roots.
+struct Walk {
+    several: bool,
+    skip_missing: bool,
+    all: Inputs,
+    /// Folders (and PATHs) already walked, by canonical path.
+    roots_seen: HashSet<PathBuf>,
+    /// Listed paths that are not there, each given one row.
+    missing_seen: HashSet<PathBuf>,
+    /// Listed entries that are not folders share one place, named by their own names: a
+    /// list of a million files costs no more than a walk of them.
+    listed_place: Option<u32>,
+}
+
+impl Walk {
+    /// Adds the inputs at `path`: a PATH argument, or a listed path named `listed`.
+    fn add(&mut self, path: &Path, listed: Option<String>) -> Result<(), String> {
+        let all = &mut self.all;
+        let meta = std::fs::metadata(path);
+        // A folder given twice is walked once (files given twice are read once, after).
+        let folder = meta.as_ref().is_ok_and(|m| m.is_dir());
+        if self.several
+            && (folder || listed.is_none())
+            && !self
+                .roots_seen
+                .insert(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()))
+        {
+            return Ok(());
+        }
+        if let (Some(listed), false) = (&listed, folder) {
+            if meta.is_err() && !self.missing_seen.insert(path.to_path_buf()) {
+                return Ok(());
             }
-            let place = *listed_place.get_or_insert_with(|| all.place(PathBuf::new(), true, None));
+            let place = *self
+                .listed_place
+                .get_or_insert_with(|| all.place(PathBuf::new(), true, None));
             let kind = match &meta {
                 Ok(m) if m.is_file() => InputKind::File,
                 Ok(_) => InputKind::Skipped("not a regular file"),
@@ -75,18 +116,17 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
                 // and gets its io_error row.
                 Err(e) => InputKind::Problem(format!("{}: {e}", path.display())),
             };
-            all.push_at(place, listed, kind)?;
-            continue;
+            return all.push_at(place, listed, kind);
         }
         let meta = match meta {
             Ok(meta) => meta,
             // A PATH argument that is not there is a usage error.
-            Err(_) if skip_missing => continue,
+            Err(_) if self.skip_missing => return Ok(()),
             Err(e) => return Err(format!("{}: {e}", path.display())),
         };
-        let prefix = match &root.listed {
-            Some(listed) => Some(listed.clone()),
-            None if several => Some(path_name(path)),
+        let prefix = match listed {
+            Some(listed) => Some(listed),
+            None if self.several => Some(path_name(path)),
             None => None,
         };
         if !meta.is_dir() {
@@ -101,11 +141,10 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
                 let name = prefix.unwrap_or_else(|| path_name(path));
                 (name, InputKind::Skipped("not a regular file"))
             };
-            all.place(path.clone(), false, Some(name));
-            all.push("", kind)?;
-            continue;
+            all.place(path.to_path_buf(), false, Some(name));
+            return all.push("", kind);
         }
-        all.place(path.clone(), true, prefix);
+        all.place(path.to_path_buf(), true, prefix);
         for entry in WalkDir::new(path).follow_links(false) {
             match entry {
                 Ok(e) => {
@@ -131,12 +170,8 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
                 }
             }
         }
+        Ok(())
     }
-    if several {
-        all.keep_first_of_each_file();
-    }
-    all.sort();
-    Ok(all)
 }
 
 /// A name's bytes as the `file` column writes them: UTF-8 as it is; a byte that is not
@@ -181,35 +216,69 @@ fn path_name(path: &Path) -> String {
     }
 }
 
-/// Reads `--files-from`: one path per line, or, with `nul`, per NUL-terminated entry (what
-/// `find -print0` writes: any name, newlines included); `-` reads standard input. Blank
-/// entries are skipped. An entry is the path's bytes as they are, so names that are not
-/// UTF-8 are read too; their rows are named by the path, escaped by `name_of`.
-pub fn read_list(from: &str, nul: bool) -> Result<Vec<Root>, String> {
-    let bytes = if from == "-" {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
-            .map_err(|e| format!("standard input: {e}"))?;
-        b
+/// Why a `--files-from` list could not be read: it could not be opened, or it failed (or
+/// an entry's walk failed) part of the way.
+enum ListError {
+    Unreadable(String),
+    Entry(String),
+}
+
+/// Calls `each` with every entry of a `--files-from` list, read as a stream: one path per
+/// line, or, with `nul`, per NUL-terminated entry (what `find -print0` writes: any name,
+/// newlines included); `-` reads standard input. Blank entries are skipped. An entry is the
+/// path's bytes as they are, so names that are not UTF-8 are read too.
+fn for_each_listed(
+    from: &str,
+    nul: bool,
+    each: &mut dyn FnMut(&[u8]) -> Result<(), String>,
+) -> Result<(), ListError> {
+    use std::io::BufRead;
+    let failed = |e: std::io::Error| {
+        let name = if from == "-" { "standard input" } else { from };
+        format!("{name}: {e}")
+    };
+    let mut reader: Box<dyn BufRead> = if from == "-" {
+        Box::new(std::io::stdin().lock())
     } else {
-        std::fs::read(from).map_err(|e| format!("{from}: {e}"))?
+        let file = std::fs::File::open(from).map_err(|e| ListError::Unreadable(failed(e)))?;
+        Box::new(std::io::BufReader::with_capacity(1 << 16, file))
     };
     let end = if nul { b'\0' } else { b'\n' };
-    Ok(bytes
-        .split(|&b| b == end)
-        .map(|e| {
-            if nul {
-                e
-            } else {
-                e.strip_suffix(b"\r").unwrap_or(e)
-            }
-        })
-        .filter(|e| !e.iter().all(u8::is_ascii_whitespace))
-        .map(|e| Root {
-            path: path_of_bytes(e),
-            listed: Some(name_of(e)),
-        })
-        .collect())
+    let mut entry = Vec::new();
+    loop {
+        entry.clear();
+        if reader
+            .read_until(end, &mut entry)
+            .map_err(|e| ListError::Entry(failed(e)))?
+            == 0
+        {
+            return Ok(());
+        }
+        let mut e = entry.strip_suffix(&[end]).unwrap_or(&entry);
+        if !nul {
+            e = e.strip_suffix(b"\r").unwrap_or(e);
+        }
+        if !e.iter().all(u8::is_ascii_whitespace) {
+            each(e).map_err(ListError::Entry)?;
+        }
+    }
+}
+
+/// Whether a `--files-from` list holds NUL-terminated entries (`-0`): a path never holds a
+/// NUL byte, so a list that does was written that way.
+pub fn list_is_nul_terminated(from: &str) -> bool {
+    use std::io::Read;
+    let Ok(mut file) = std::fs::File::open(from) else {
+        return false;
+    };
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) if memchr::memchr(0, &chunk[..n]).is_some() => return true,
+            Ok(_) => {}
+        }
+    }
 }
 
 /// A path from its bytes: exact on Unix, where a name is any bytes; elsewhere through UTF-8.
@@ -281,9 +350,26 @@ mod tests {
         let list = d.join("list.txt");
         let one = d.join("one/b.sgf").display().to_string();
         std::fs::write(&list, format!("{one}\n\n")).unwrap();
-        let roots = read_list(list.to_str().unwrap(), false).unwrap();
-        let inputs = collect(&roots).unwrap();
+        let from = list.to_str().unwrap().to_string();
+        let inputs = collect(&[Root::List {
+            from: from.clone(),
+            nul: false,
+        }])
+        .unwrap();
         assert_eq!(inputs.get(0).unwrap().name, one);
+        assert!(!list_is_nul_terminated(&from));
+        // A NUL-terminated list (`find -print0`) names any file, a newline in it included.
+        let odd = d.join("two/new\nline.sgf");
+        std::fs::write(&odd, "(;)").unwrap();
+        let odd = odd.display().to_string();
+        std::fs::write(&list, format!("{one}\0{odd}\0")).unwrap();
+        assert!(list_is_nul_terminated(&from));
+        let names: Vec<_> = collect(&[Root::List { from, nul: true }])
+            .unwrap()
+            .iter()
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(names, [one, odd]);
     }
 
     /// Several PATHs: each name starts with its PATH as given, so equal relative names stay

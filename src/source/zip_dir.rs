@@ -158,9 +158,9 @@ impl ZipDir {
         }
         let skip = i64::from(le16(&h, 26)) + i64::from(le16(&h, 28));
         self.data.seek(SeekFrom::Current(skip))?;
-        let raw = BufReader::new(&mut self.data).take(e.compressed);
+        let mut raw = BufReader::new(&mut self.data).take(e.compressed);
         let bytes = match e.method {
-            0 => read_capped(&mut { raw }, e.size, cap),
+            0 => read_capped(&mut raw, e.size, cap),
             8 => read_capped(&mut flate2::bufread::DeflateDecoder::new(raw), e.size, cap),
             12 => read_capped(&mut bzip2::bufread::BzDecoder::new(raw), e.size, cap),
             m => {

@@ -259,7 +259,8 @@ fn peak_kib(env: &TestEnv, args: &[&str]) -> u64 {
 
 /// Memory does not grow with the number of inputs: a zip of 300,000 members (the zip crate
 /// held its whole directory: 170 MiB) and a folder of 400,000 files (a name and a path per
-/// file: 80 MiB) both stay under 64 MiB at two threads.
+/// file: 80 MiB) both stay under 64 MiB at two threads; a list of those files, whose names
+/// are held for the sort, under 80 MiB.
 #[cfg(target_os = "linux")]
 #[test]
 fn memory_stays_flat_over_hundreds_of_thousands_of_inputs() {
@@ -300,6 +301,33 @@ fn memory_stays_flat_over_hundreds_of_thousands_of_inputs() {
         zip_peak < 64 << 10 && files_peak < 64 << 10,
         "peak RSS: zip {zip_peak} KiB, folder {files_peak} KiB"
     );
+    // The same files listed, by absolute path: the list is streamed, not held whole (it
+    // took 200 MiB); the names themselves, sorted before the first row, remain.
+    let list: String = games
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let name = l.split(',').next().unwrap();
+            format!("{}\n", env.dir.path().join("many").join(name).display())
+        })
+        .collect();
+    std::fs::write(env.dir.path().join("list"), list).unwrap();
+    let listed_peak = peak_kib(
+        &env,
+        &[
+            "analyze",
+            "--files-from",
+            "list",
+            "--out",
+            "l",
+            "-j",
+            "2",
+            "-q",
+        ],
+    );
+    let listed = std::fs::read_to_string(env.dir.path().join("l/games.csv")).unwrap();
+    assert_eq!(listed.lines().count(), 400_001);
+    assert!(listed_peak < 80 << 10, "peak RSS: list {listed_peak} KiB");
 }
 
 /// Threads beyond the cores only wait, each holding memory: `-j` is cut to the cores the
