@@ -108,10 +108,10 @@ fn zip_members<E>(
             Ok(None) => break,
             // A damaged directory: the members read so far keep their rows.
             Err(e) => {
-                rows += 1;
                 each(whole(format!(
-                    "zip archive damaged after {rows} members: {e}"
+                    "zip archive damaged after {rows} rows of its members: {e}"
                 )))?;
+                rows += 1;
                 break;
             }
         };
@@ -391,5 +391,45 @@ mod tests {
                 Err(InputError::TooLarge { size: 14, cap: 8 })
             ));
         }
+    }
+
+    /// A central directory damaged half-way: the members before the damage keep their rows,
+    /// and the archive gets one saying where it broke.
+    #[test]
+    fn a_damaged_zip_directory_keeps_the_rows_before_it() {
+        use std::io::Write;
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for name in ["a.sgf", "b.sgf", "c.sgf"] {
+            w.start_file(name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(b"(;)").unwrap();
+        }
+        let mut bytes = w.finish().unwrap().into_inner();
+        // The third directory entry's signature.
+        let at = (bytes.windows(4).enumerate())
+            .filter(|(_, s)| *s == b"PK\x01\x02")
+            .nth(2)
+            .unwrap()
+            .0;
+        bytes[at] = b'X';
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("set.zip");
+        std::fs::write(&path, bytes).unwrap();
+        let input = Input {
+            name: "set.zip".to_string(),
+            path,
+            kind: super::super::InputKind::File,
+        };
+        let mut rows = Vec::new();
+        let _: Result<(), ()> = for_each_member(&input, Container::Zip, 1 << 20, &mut |m| {
+            rows.push((m.name, m.bytes.map_err(|e| e.to_string())));
+            Ok(())
+        });
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        assert_eq!(rows[0], ("set.zip!a.sgf".to_string(), Ok(b"(;)".to_vec())));
+        assert_eq!(rows[1].0, "set.zip!b.sgf");
+        assert_eq!(rows[2].0, "set.zip");
+        let why = rows[2].1.as_ref().unwrap_err();
+        assert!(why.contains("damaged after 2 rows"), "{why}");
     }
 }
