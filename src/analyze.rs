@@ -10,7 +10,7 @@ use crate::row::{
     SourceScore, Status,
 };
 use crate::score;
-use crate::sgf::result::{How, RecordInfo, Winner};
+use crate::sgf::result::RecordInfo;
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// Which final positions get the dead-stone estimate: it costs more than everything else
@@ -239,7 +239,7 @@ fn score_position(
             equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
             margins,
             area: [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
-            finished_moves: f.map_or(0, |f| f.moves),
+            finished_moves: f.map_or(0, |f| f.moves()),
             unsure: f.map_or_else(score::Unsure::default, |f| f.unsure),
             open: f.map_or(0, |f| f.open),
             unscorable,
@@ -264,10 +264,7 @@ fn score_position(
     let markup = r
         .has_markup
         .then(|| finished(score::markup_dead(&r.board, &r.territory_markup), true));
-    let counted = r.has_markup
-        || rec
-            .result
-            .is_some_and(|res| res.how == How::Score || res.winner == Winner::Draw);
+    let counted = r.has_markup || rec.counted();
     let estimate = match options.estimate {
         EstimateFor::All => true,
         EstimateFor::Counted => counted,

@@ -6,7 +6,7 @@
 use crate::go::{replay_until, Board, Cell, Color, Idx, Point};
 use crate::life::{analyze_life, benson, BlockVerdict, Life, Net, Regions};
 use crate::score;
-use crate::sgf::{self, load::Tree, GameInfo};
+use crate::sgf::{self, load::Tree, result::RecordInfo, GameInfo};
 
 /// A position with everything a diagram marks.
 #[derive(Clone, Debug)]
@@ -27,6 +27,20 @@ pub struct Look {
     pub dead_markup: Option<Vec<Point>>,
     /// Stones the estimate calls dead (it assumes the game is over).
     pub dead_estimate: Vec<Point>,
+    /// How a counted game was finished before counting, from the best dead stones (markup,
+    /// else estimate); `None` for a game not counted, a record that ends with two passes,
+    /// and a position before the end.
+    pub finishing: Option<Finishing>,
+}
+
+/// The moves `score::finish` played, and the margin counted after them.
+#[derive(Clone, Debug)]
+pub struct Finishing {
+    pub moves: Vec<(Color, Point)>,
+    pub unsure: score::Unsure,
+    /// Black − White − komi under the rules the record gives or implies; `None` when they
+    /// are unknown.
+    pub margin: Option<f32>,
 }
 
 /// One block and the methods' verdicts on it.
@@ -100,13 +114,30 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
     let life = analyze_life(&r.board, &net, r.to_move);
     let mut l = Look::of_position(r.board.clone(), &net, &life);
     let protected = life.benson_alive_points(&net, r.board.cell_count());
-    l.dead_estimate = points(
-        &r.board,
-        &score::estimate_dead(&r.board, r.to_move, &protected),
-    );
-    l.dead_markup = r
+    let estimate = score::estimate_dead(&r.board, r.to_move, &protected);
+    let markup = r
         .has_markup
-        .then(|| points(&r.board, &score::markup_dead(&r.board, &r.territory_markup)));
+        .then(|| score::markup_dead(&r.board, &r.territory_markup));
+    l.dead_estimate = points(&r.board, &estimate);
+    l.dead_markup = markup.as_deref().map(|m| points(&r.board, m));
+    let dead = markup.unwrap_or(estimate);
+    let rec = RecordInfo::read(&GameInfo::from_main_line(root));
+    let counted = r.has_markup || rec.counted();
+    l.finishing = (counted && !r.stopped && r.trailing_passes < 2).then(|| {
+        let f = score::finish(&r.board, &dead, r.to_move);
+        let c = score::count(&f.board, &f.dead);
+        let captures = [0, 1].map(|k| r.captures[k] + f.captures[k]);
+        Finishing {
+            moves: f
+                .played
+                .iter()
+                .map(|&(c, i)| (c, r.board.point(i)))
+                .collect(),
+            unsure: f.unsure,
+            margin: score::margins(&c, captures, rec.komi, rec.rules, rec.handicap)
+                .under(rec.rules),
+        }
+    });
     l.at_end = !r.stopped;
     l.moves = r.moves;
     l.last_stone = r.last_stone;
@@ -156,6 +187,7 @@ impl Look {
             territory,
             dead_markup: None,
             dead_estimate: Vec::new(),
+            finishing: None,
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::board::{cite, Diagram, Shape};
+use super::board::{cite, go_name, Diagram, Shape};
 use super::tally::Tally;
 use crate::go::{Board, Color, Point};
 use crate::life::examples::{BILD_6, BILD_9};
@@ -144,6 +144,33 @@ pub fn show_text(l: &Look, title: &str) -> String {
         l.territory[0].len(),
         l.territory[1].len()
     );
+    if let Some(f) = &l.finishing {
+        let moves: Vec<String> = f
+            .moves
+            .iter()
+            .map(|&(c, p)| format!("{} {}", c.letter(), go_name(p, size)))
+            .collect();
+        let margin = f.margin.map_or("rules unknown".to_string(), |m| match m {
+            m if m > 0.0 => format!("B+{m}"),
+            m if m < 0.0 => format!("W+{}", -m),
+            _ => "a draw".to_string(),
+        });
+        let unsure = match f.unsure.words() {
+            w if w.is_empty() => String::new(),
+            w => format!(", unsure: {w}"),
+        };
+        let _ = writeln!(
+            s,
+            "Finished before counting, the dead stones by {by}: {} moves{}{unsure}.\n\
+             Counted after them: {margin}.\n",
+            moves.len(),
+            if moves.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", moves.join(", "))
+            },
+        );
+    }
     let _ = writeln!(
         s,
         "{:<12} {:>6} {:>4} {:>6} {:>4} {:>5} {:>9} {:>10} {:>4}",

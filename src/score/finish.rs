@@ -35,6 +35,13 @@ pub struct Unsure {
     pub race: bool,
 }
 
+impl Finished {
+    /// Stones played.
+    pub fn moves(&self) -> u32 {
+        self.played.len() as u32
+    }
+}
+
 impl Unsure {
     pub fn any(self) -> bool {
         self.ko || self.seki || self.race
@@ -61,8 +68,8 @@ pub struct Finished {
     pub dead: Vec<Idx>,
     /// Stones each colour captured while finishing (Black's captures first).
     pub captures: [u32; 2],
-    /// Stones played.
-    pub moves: u32,
+    /// The stones played, in order (passes left out).
+    pub played: Vec<(Color, Idx)>,
     pub unsure: Unsure,
     /// Neutral points of the finished position that no dame fill reaches: the inner points
     /// of open neutral regions, where the record stopped before the borders were closed.
@@ -164,6 +171,20 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
     let regions = EmptyRegions::find(&bare);
     let dame = regions.dame.clone();
     let mut g = FastBoard::from_board(board);
+    // Stones of blocks called alive that the record leaves in atari, but not by dead stones.
+    let mut left_in_atari = vec![false; n];
+    for i in board.points() {
+        if board.cell(i) == Cell::Empty || is_dead[i] || !g.in_atari(i) || left_in_atari[i] {
+            continue;
+        }
+        let stones = g.stones(i);
+        let by_dead = stones
+            .iter()
+            .any(|&s| board.neighbours(s).iter().any(|&nb| is_dead[nb]));
+        if !by_dead {
+            stones.iter().for_each(|&s| left_in_atari[s] = true);
+        }
+    }
     let mut played: Vec<(Color, Idx)> = Vec::new();
     let mut unsure = Unsure::default();
     let mut captures = [0u32; 2];
@@ -172,6 +193,7 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
     let limit = MOVES_PER_POINT * usize::from(board.size()) * usize::from(board.size());
     while passes < 2 && played.len() < limit {
         let mv = save(&mut g, side, &is_dead, &mut unsure)
+            .or_else(|| capture(&g, side, &left_in_atari))
             .or_else(|| defend(&mut g, side, &is_dead, &mut unsure))
             .or_else(|| fill(&g, side, &dame, &is_dead))
             .or_else(|| make_room(&mut g, side, &dame, &is_dead));
@@ -211,7 +233,7 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
         board: out,
         dead,
         captures,
-        moves: played.len() as u32,
+        played,
         unsure,
         open,
     }
@@ -246,6 +268,27 @@ fn make_room(g: &mut FastBoard, side: Color, dame: &[Idx], is_dead: &[bool]) -> 
         }
     }
     None
+}
+
+/// A move of `side` that captures an opponent block that the record left in atari
+/// (`left_in_atari`: stones not called dead, in atari but not by dead stones, which their
+/// owner takes when it must) and that is still in atari: its owner could not
+/// save it (`save` runs first), so the opponent takes it, as any player would before the
+/// game ends. Not when the capturing stone is left in atari: a ko or a snapback, which the
+/// players settled otherwise. Blocks that finishing moves put in atari are not taken: what
+/// the players agreed to leave standing stands.
+fn capture(g: &FastBoard, side: Color, left_in_atari: &[bool]) -> Option<Idx> {
+    g.heads(side.opponent())
+        .into_iter()
+        .filter(|&h| left_in_atari[h] && g.in_atari(h))
+        .map(|h| g.atari_liberty(h))
+        .find(|&l| {
+            g.is_legal(side, l) && {
+                let mut after = g.clone();
+                after.play(side, l);
+                !after.in_atari(l)
+            }
+        })
 }
 
 /// A move of `side` that saves a block of its own left in atari.
@@ -459,13 +502,36 @@ mod tests {
                 (Color::Black, "dc".to_string())
             ]
         );
-        assert_eq!((f.moves, f.unsure), (2, Unsure::default()));
+        assert_eq!((f.moves(), f.unsure), (2, Unsure::default()));
         let (area_before, territory_before) = scores(&b, &[]);
         let (area_after, territory_after) = scores(&f.board, &f.dead);
         assert_eq!(territory_after[1], territory_before[1] - 1);
         assert_eq!(territory_after[0], territory_before[0]);
         // The dame went to Black: one area point more, the teire changes White's nothing.
         assert_eq!(area_after, [area_before[0] + 1, area_before[1]]);
+    }
+
+    /// The record stops with White's stone at cb in atari inside Black's wall, and the
+    /// estimate did not call it dead. Black takes it whoever moves first: White cannot save
+    /// it (extending at ca is self-atari), so the finish says the race was lost.
+    #[test]
+    fn a_block_the_record_leaves_in_atari_is_captured() {
+        let b = Board::from_ascii(
+            ".X.XO..
+             .XOXO..
+             .XXXO..
+             ..XO...
+             ..XO...
+             ..XO...
+             ..XO...",
+        );
+        for first in [Color::Black, Color::White] {
+            let f = finish(&b, &[], first);
+            assert_eq!(f.captures, [1, 0], "{first:?} first");
+            assert_eq!(f.board.cell(at(&b, "cb")), Cell::Empty);
+            assert_eq!(f.board.cell(at(&b, "ca")), Cell::Stone(Color::Black));
+            assert_eq!(f.unsure.race, first == Color::White);
+        }
     }
 
     /// The black stone at cb stands dead inside White's corner and takes a liberty of White's
@@ -509,7 +575,7 @@ mod tests {
              .O.O.O.O.",
         );
         let f = finish(&b, &[], Color::Black);
-        assert_eq!(f.moves, 0);
+        assert_eq!(f.moves(), 0);
         assert!(f.unsure.seki && !f.unsure.race && !f.unsure.ko);
         assert_eq!(f.unsure.words(), "seki");
         let c = count(&f.board, &f.dead);
@@ -538,7 +604,7 @@ mod tests {
              ......O..",
         );
         let f = finish(&b, &[], Color::Black);
-        assert_eq!(f.moves, 0);
+        assert_eq!(f.moves(), 0);
         assert!(f.open > 30, "{}", f.open);
     }
 }

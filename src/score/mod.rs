@@ -397,7 +397,7 @@ mod tests {
             board: board.clone(),
             dead: Vec::new(),
             captures: [0, 0],
-            moves: 0,
+            played: Vec::new(),
             unsure: Unsure::default(),
             open,
         };

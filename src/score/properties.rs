@@ -122,7 +122,7 @@ proptest! {
             prop_assert_ne!(status[i], Some(FinalStatus::Dead), "{}", board.point(i));
         }
         let g = finish(&swapped(&board), &dead, to_move.opponent());
-        prop_assert_eq!(f.moves, g.moves);
+        prop_assert_eq!(f.moves(), g.moves());
         prop_assert_eq!(f.captures, [g.captures[1], g.captures[0]]);
         prop_assert_eq!(f.unsure, g.unsure);
         prop_assert_eq!(f.board.to_ascii(), swapped(&g.board).to_ascii());

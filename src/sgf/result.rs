@@ -146,6 +146,14 @@ impl RulesSource {
 }
 
 impl RecordInfo {
+    /// Whether RE says the game was counted (a margin, or a draw): the games whose final
+    /// position is scored against RE.
+    pub fn counted(&self) -> bool {
+        self.result
+            .as_ref()
+            .is_some_and(|res| res.how == How::Score || res.winner == Winner::Draw)
+    }
+
     pub fn read(info: &super::GameInfo) -> RecordInfo {
         let (km, from_km) = parse_komi(&info.km);
         let handicap = parse_handicap(&info.ha);

@@ -71,6 +71,33 @@ B G3 (gg)         1    4      -    -     -         -          -  yes
     }
 }
 
+/// A counted record that stops before the dame are filled (the board of
+/// `finish::tests::a_cutting_point_inside_the_wall_costs_a_point_of_territory`): `show`
+/// lists the moves the count is made after and the margin they give, which RE confirms.
+#[test]
+fn show_lists_the_finishing_moves_of_a_counted_record() {
+    let env = TestEnv::new();
+    env.write(
+        "cut.sgf",
+        "(;SZ[7]KM[0]RU[Japanese]PL[B]RE[B+14]AB[ea][eb][ec][dd][ed][de][df][cf][bf][af]\
+         AW[da][db][ac][bc][cc][cd][ae][be][ce])",
+    );
+    let o = env.run(&["show", "in/cut.sgf"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains(
+            "Finished before counting, the dead stones by the estimate: 2 moves (B D5, W C7).\n\
+             Counted after them: B+14.\n"
+        ),
+        "{text}"
+    );
+    // Resigned games are not counted, so nothing is finished (see the corner above).
+    env.write("cut.sgf", "(;SZ[7]RE[W+R]AB[ea]AW[da])");
+    let o = env.run(&["show", "in/cut.sgf"]);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("Finished"));
+}
+
 #[test]
 fn show_reads_an_archive_member_as_games_csv_names_it() {
     let env = TestEnv::new();
