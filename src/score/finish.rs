@@ -294,7 +294,7 @@ fn capture(g: &FastBoard, side: Color, left_in_atari: &[bool]) -> Option<Idx> {
 /// A move of `side` that saves a block of its own left in atari.
 fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
     for h in g.heads(side) {
-        if is_dead[h] || !g.in_atari(h) {
+        if is_dead[h] || !g.in_atari(h) || ko_among_the_dead(g, h, side, is_dead) {
             continue;
         }
         match saving_move(g, h, side, unsure) {
@@ -303,6 +303,25 @@ fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -
         }
     }
     None
+}
+
+/// Whether `side`'s single stone at `h`, in atari, is held only by dead stones and their
+/// capture of it would be a ko: the capturing stone would be left in atari itself.
+fn ko_among_the_dead(g: &FastBoard, h: Idx, side: Color, is_dead: &[bool]) -> bool {
+    if g.stones(h).len() != 1 {
+        return false;
+    }
+    let o = side.opponent();
+    let only_dead = g
+        .neighbours(h)
+        .into_iter()
+        .all(|n| g.cell(n) != Cell::Stone(o) || is_dead[n]);
+    let l = g.atari_liberty(h);
+    only_dead && g.is_legal(o, l) && {
+        let mut after = g.clone();
+        after.play(o, l);
+        after.in_atari(l)
+    }
 }
 
 /// A move of `side` that keeps a block of its own with two liberties from being killed: the
@@ -531,6 +550,33 @@ mod tests {
             assert_eq!(f.board.cell(at(&b, "cb")), Cell::Empty);
             assert_eq!(f.board.cell(at(&b, "ca")), Cell::Stone(Color::Black));
             assert_eq!(f.unsure.race, first == Color::White);
+        }
+    }
+
+    /// White's stone at cc is in atari, but only dead black stones hold it, and Black's
+    /// capture at cd would be a ko: the capturing stone would stand in atari among White's
+    /// stones. The players leave such a stone as it is (the dead stones come off at the
+    /// count), so the finish adds no teire at cd and White keeps that point of territory.
+    #[test]
+    fn a_stone_held_only_by_dead_stones_in_a_ko_shape_needs_no_teire() {
+        let b = Board::from_ascii(
+            "....OX.
+             ..XXOX.
+             .XOXOX.
+             .O.OOX.
+             ..O.OX.
+             OOOOOX.
+             XXXXXX.",
+        );
+        let dead = ["cb", "db", "bc", "dc"].map(|p| at(&b, p));
+        for first in [Color::Black, Color::White] {
+            let f = finish(&b, &dead, first);
+            assert_eq!(f.moves(), 0, "{first:?} first");
+            assert_eq!(f.unsure, Unsure::default());
+            let c = count(&f.board, &f.dead);
+            assert_eq!(c.teire, [0, 0]);
+            // The 12 empty points of White's corner, cd among them, and the 4 dead stones'.
+            assert_eq!(c.territory[1], 12 + 4);
         }
     }
 
