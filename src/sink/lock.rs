@@ -5,9 +5,26 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 /// The lock's file in an output folder.
 pub const LOCK_FILE: &str = ".livingblocks.lock";
+
+/// The lock files this process holds: what a second signal removes before ending the
+/// process, which runs no destructor. Registered as soon as the lock is taken, so a signal
+/// that comes before the run has a stage folder leaves no lock file either.
+static HELD: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn held() -> MutexGuard<'static, Vec<PathBuf>> {
+    HELD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the lock files this process holds (see `HELD`).
+pub fn remove_held() {
+    for p in held().iter() {
+        let _ = std::fs::remove_file(p);
+    }
+}
 
 /// The tables and the manifest, whose temporary files (`NAME.XXXXXX.tmp`) are this tool's.
 const OWN: [&str; 5] = [
@@ -28,13 +45,19 @@ impl OutputLock {
     /// Takes the folder, or says which folder another run holds.
     pub fn acquire(dir: &Path) -> Result<OutputLock, String> {
         let path = dir.join(LOCK_FILE);
+        // Held while the file is made, so that a second signal meanwhile waits and then
+        // finds it.
+        let mut held = held();
         let file =
             File::create(&path).map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
         match fs4::FileExt::try_lock(&file) {
-            Ok(()) => Ok(OutputLock {
-                path,
-                file: Some(file),
-            }),
+            Ok(()) => {
+                held.push(path.clone());
+                Ok(OutputLock {
+                    path,
+                    file: Some(file),
+                })
+            }
             Err(fs4::TryLockError::WouldBlock) => Err(format!(
                 "{}: another livingblocks run is writing into this folder; wait for it, or \
                  give another --out",
@@ -76,8 +99,12 @@ impl OutputLock {
 
 impl Drop for OutputLock {
     fn drop(&mut self) {
-        // Removed while still held, so that no other run can have locked it meanwhile.
+        // Removed while still held, so that no other run can have locked it meanwhile; and
+        // before it leaves the list, with the list held, so that no second signal comes
+        // between.
+        let mut held = held();
         let _ = std::fs::remove_file(&self.path);
+        held.retain(|p| p != &self.path);
         drop(self.file.take());
     }
 }

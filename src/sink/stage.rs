@@ -52,15 +52,22 @@ fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Removes this process's stage folders, and the locks it holds on their output folders:
+/// Attempts at removing a stage folder that writers are still filling.
+const REMOVE_TRIES: usize = 20;
+
+/// Removes this process's stage folders and the lock files it holds:
 /// what a second signal does before ending the process (which runs no destructor).
 pub fn remove_live_stages() {
     for p in live().iter() {
-        let _ = std::fs::remove_dir_all(p);
-        if let Some(out) = p.parent() {
-            let _ = std::fs::remove_file(out.join(super::lock::LOCK_FILE));
+        // The run's writers may still add files while the folder is walked, which makes the
+        // removal fail with the folder not empty: try again until it is gone.
+        for _ in 0..REMOVE_TRIES {
+            if std::fs::remove_dir_all(p).is_ok() || !p.exists() {
+                break;
+            }
         }
     }
+    super::lock::remove_held();
 }
 
 /// The staged outputs of one run, in a folder removed when dropped.
@@ -71,16 +78,24 @@ pub struct Stage {
 
 impl Drop for Stage {
     fn drop(&mut self) {
-        live().retain(|p| p != self.dir.path());
+        // Removed before it leaves the list, and with the list held: a second signal
+        // meanwhile waits, and one after finds nothing left to remove.
+        let mut live = live();
+        let _ = std::fs::remove_dir_all(self.dir.path());
+        live.retain(|p| p != self.dir.path());
     }
 }
 
 impl Stage {
     pub fn new(out: &Path) -> io::Result<Stage> {
+        // Held while the folder is made, so that a second signal meanwhile waits and then
+        // finds it.
+        let mut live = live();
         let dir = tempfile::Builder::new()
             .prefix(STAGE_PREFIX)
             .tempdir_in(out)?;
-        live().push(dir.path().to_path_buf());
+        live.push(dir.path().to_path_buf());
+        drop(live);
         Ok(Stage {
             out: out.to_path_buf(),
             dir,

@@ -299,6 +299,36 @@ fn a_second_signal_ends_the_run_at_once_and_leaves_nothing() {
     assert!(left.is_empty(), "nothing left behind: {left:?}");
 }
 
+/// Two signals at any moment of a run's start, before or after it has taken the folder's lock
+/// and made its stage folder, leave nothing behind: a lock taken before the stage exists is
+/// removed too.
+#[cfg(unix)]
+#[test]
+fn two_early_signals_leave_nothing_whenever_they_come() {
+    let env = busy_env();
+    for (k, delay) in [0u64, 2, 5, 10, 20, 40, 80].into_iter().enumerate() {
+        let out = format!("out{k}");
+        let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+            .args(["analyze", "in", "--out", &out, "-j", "1", "-q"])
+            .current_dir(env.dir.path())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        for _ in 0..2 {
+            Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status()
+                .unwrap();
+        }
+        child.wait_with_output().unwrap();
+        let left: Vec<_> = std::fs::read_dir(env.dir.path().join(&out))
+            .map(|d| d.map(|e| e.unwrap().file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "after {delay} ms: {left:?}");
+    }
+}
+
 #[test]
 fn strict_turns_failed_rows_into_exit_1() {
     let env = TestEnv::new();
