@@ -192,6 +192,18 @@ fn busy_env() -> TestEnv {
     env
 }
 
+/// Starts `analyze in --out OUT -j 1 -q` in the background, its stderr captured: a run to
+/// send signals to.
+#[cfg(unix)]
+fn spawn_quiet_run(env: &TestEnv, out: &str) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", "in", "--out", out, "-j", "1", "-q"])
+        .current_dir(env.dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Two runs into one folder: the second refuses at once (a lock), the first finishes whole.
 /// A temporary table a killed run left is removed by the next run, which says so.
 #[cfg(unix)]
@@ -237,12 +249,7 @@ fn signals_stop_with_their_code_and_leave_no_table() {
     let env = busy_env();
     for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
         let out_dir = format!("out-{signal}");
-        let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-            .args(["analyze", "in", "--out", &out_dir, "-j", "1", "-q"])
-            .current_dir(env.dir.path())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = spawn_quiet_run(&env, &out_dir);
         std::thread::sleep(Duration::from_millis(700));
         let killed = Command::new("kill")
             .args([&format!("-{signal}"), &child.id().to_string()])
@@ -275,12 +282,7 @@ fn signals_stop_with_their_code_and_leave_no_table() {
 #[test]
 fn a_second_signal_ends_the_run_at_once_and_leaves_nothing() {
     let env = busy_env();
-    let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(["analyze", "in", "--out", "out", "-j", "1", "-q"])
-        .current_dir(env.dir.path())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_quiet_run(&env, "out");
     std::thread::sleep(Duration::from_millis(700));
     for _ in 0..2 {
         let killed = Command::new("kill")
@@ -308,12 +310,7 @@ fn two_early_signals_leave_nothing_whenever_they_come() {
     let env = busy_env();
     for (k, delay) in [0u64, 2, 5, 10, 20, 40, 80].into_iter().enumerate() {
         let out = format!("out{k}");
-        let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-            .args(["analyze", "in", "--out", &out, "-j", "1", "-q"])
-            .current_dir(env.dir.path())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = spawn_quiet_run(&env, &out);
         std::thread::sleep(Duration::from_millis(delay));
         for _ in 0..2 {
             Command::new("kill")
