@@ -5,15 +5,18 @@
 //! points those moves take. `finish` plays them the way both players would, deterministically
 //! and without looking at RE: the side to move first, then in turn, each side
 //! 1. saves a block of its own the last move left in atari (capturing the attacker when it
-//!    can, else extending, which inside its own territory is teire);
-//! 2. else, when the opponent could play on one of the two liberties of a block of its own
+//!    can, else extending, which inside its own territory is teire), but not a lone stone
+//!    that only dead stones hold in a ko shape (`ko_among_the_dead`);
+//! 2. else captures an opponent block the record left in atari that its owner could not
+//!    save (`capture`);
+//! 3. else, when the opponent could play on one of the two liberties of a block of its own
 //!    and leave it in atari beyond saving, connects first (`defend`);
-//! 3. else fills a dame (`fill`): first one that puts an opponent block in atari (the
+//! 4. else fills a dame (`fill`): first one that puts an opponent block in atari (the
 //!    opponent must answer, often inside its own territory), then one the opponent would
 //!    fill to put a block of its own in atari; never one that leaves its own block with one
 //!    liberty or an opponent block that lives with no way to save it;
-//! 4. else captures dead stones in atari that keep it from filling a dame (`make_room`);
-//! 5. else passes; two passes in a row end it.
+//! 5. else captures dead stones in atari that keep it from filling a dame (`make_room`);
+//! 6. else passes; two passes in a row end it.
 //!
 //! Dead stones stay on the board while this runs, as they do in a game: they take liberties
 //! from the walls around them, and a wall short of liberties must capture them or connect
@@ -291,7 +294,8 @@ fn capture(g: &FastBoard, side: Color, left_in_atari: &[bool]) -> Option<Idx> {
         })
 }
 
-/// A move of `side` that saves a block of its own left in atari.
+/// A move of `side` that saves a block of its own left in atari (none for a stone
+/// `ko_among_the_dead`); a block it cannot save makes the finish unsure.
 fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
     for h in g.heads(side) {
         if is_dead[h] || !g.in_atari(h) || ko_among_the_dead(g, h, side, is_dead) {
