@@ -226,9 +226,7 @@ fn score_position(
 ) -> (ScoreRow, Option<Vec<Option<score::FinalStatus>>>) {
     let protected = life.benson_alive_points(net, r.board.cell_count());
     let source = |dead: Vec<Idx>, c: score::Count, f: Option<&score::Finished>| {
-        let taken = f.map_or([0, 0], |f| f.captures);
-        let captures = [r.captures[0] + taken[0], r.captures[1] + taken[1]];
-        let margins = score::margins(&c, captures, rec.komi, rec.rules, rec.handicap);
+        let margins = score::margins_after(&c, r.captures, f, rec);
         let mut dead: Vec<_> = dead.iter().map(|&i| r.board.point(i)).collect();
         dead.sort_unstable();
         let stones = r.board.count(Color::Black) + r.board.count(Color::White);

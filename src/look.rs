@@ -121,12 +121,12 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
     l.dead_estimate = points(&r.board, &estimate);
     l.dead_markup = markup.as_deref().map(|m| points(&r.board, m));
     let dead = markup.unwrap_or(estimate);
-    let rec = RecordInfo::read(&GameInfo::from_main_line(root));
+    let info = GameInfo::from_main_line(root);
+    let rec = RecordInfo::read(&info);
     let counted = r.has_markup || rec.counted();
     l.finishing = (counted && !r.stopped && r.trailing_passes < 2).then(|| {
         let f = score::finish(&r.board, &dead, r.to_move);
         let c = score::count(&f.board, &f.dead);
-        let captures = [0, 1].map(|k| r.captures[k] + f.captures[k]);
         Finishing {
             moves: f
                 .played
@@ -134,15 +134,14 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
                 .map(|&(c, i)| (c, r.board.point(i)))
                 .collect(),
             unsure: f.unsure,
-            margin: score::margins(&c, captures, rec.komi, rec.rules, rec.handicap)
-                .under(rec.rules),
+            margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
         }
     });
     l.at_end = !r.stopped;
     l.moves = r.moves;
     l.last_stone = r.last_stone;
     l.to_move = r.to_move;
-    l.info = GameInfo::from_main_line(root);
+    l.info = info;
     Ok(l)
 }
 

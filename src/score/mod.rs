@@ -16,7 +16,7 @@ pub use estimate::{estimate_dead, PLAYOUTS};
 pub use finish::{final_status, finish, FinalStatus, Finished, Unsure};
 
 use crate::go::board::{Board, Cell, Color, Idx, Point};
-use crate::sgf::result::{GameResult, Rules, Winner};
+use crate::sgf::result::{GameResult, RecordInfo, Rules, Winner};
 
 /// Where a final position's dead stones come from (§3).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -178,6 +178,20 @@ pub fn margins(c: &Count, captures: [u32; 2], komi: f32, rules: Rules, handicap:
         territory: black as f32 - white as f32 - komi,
         area: area_black as f32 - area_white as f32 - komi - handicap_compensation(rules, handicap),
     }
+}
+
+/// The margins of a count made after `finished` (when the record was finished first), under
+/// the record's komi, rules and handicap: the prisoners are those of the game, `taken`, and
+/// those of the finishing.
+pub fn margins_after(
+    c: &Count,
+    taken: [u32; 2],
+    finished: Option<&Finished>,
+    rec: &RecordInfo,
+) -> Margins {
+    let more = finished.map_or([0, 0], |f| f.captures);
+    let captures = [taken[0] + more[0], taken[1] + more[1]];
+    margins(c, captures, rec.komi, rec.rules, rec.handicap)
 }
 
 /// RE's margin as Black − White: positive when Black won, 0 for a draw.
