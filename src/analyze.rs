@@ -225,15 +225,20 @@ fn score_position(
     options: Options,
 ) -> (ScoreRow, Option<Vec<Option<score::FinalStatus>>>) {
     let protected = life.benson_alive_points(net, r.board.cell_count());
-    let source = |dead: Vec<Idx>, c: score::Count, f: Option<&score::Finished>| {
+    let source = |dead: Vec<Idx>,
+                  c: score::Count,
+                  f: Option<&score::Finished>,
+                  other_start: Option<score::Margins>| {
         let margins = score::margins_after(&c, r.captures, f, rec);
+        let margin = margins.under(rec.rules);
         let mut dead: Vec<_> = dead.iter().map(|&i| r.board.point(i)).collect();
         dead.sort_unstable();
         let stones = r.board.count(Color::Black) + r.board.count(Color::White);
         let unscorable = f.and_then(|f| score::Unscorable::check(f, dead.len() as u32, stones));
         SourceScore {
             dead,
-            margin: margins.under(rec.rules),
+            margin,
+            margin_other_start: other_start.map_or(margin, |m| m.under(rec.rules)),
             equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
             margins,
             area: [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
@@ -252,12 +257,11 @@ fn score_position(
         if ended {
             let c = score::count(&r.board, &dead);
             let s = status.then(|| score::final_status(&r.board, &dead, &r.board, &dead));
-            return (source(dead, c, None), s);
+            return (source(dead, c, None, None), s);
         }
-        let f = score::finish(&r.board, &dead, r.to_move);
-        let c = score::count(&f.board, &f.dead);
+        let (f, c, other) = score::finish_and_count(&r.board, &dead, r.to_move, r.captures, rec);
         let s = status.then(|| score::final_status(&r.board, &dead, &f.board, &f.dead));
-        (source(dead, c, Some(&f)), s)
+        (source(dead, c, Some(&f), Some(other)), s)
     };
     let markup = r
         .has_markup
@@ -288,13 +292,15 @@ fn score_position(
         .as_ref()
         .is_some_and(|res| score::contradicts_benson(bounds, placed, res, rec.rules));
     let best_dead = markup.as_ref().or(estimate.as_ref());
+    // Whoever starts the finishing: both counts must contradict RE.
     let count_contradicts = best_dead.is_some_and(|s| {
         s.unscorable.is_none()
-            && !s.unsure.any()
-            && rec
-                .result
-                .as_ref()
-                .is_some_and(|res| s.margin.is_some_and(|m| score::contradicts_count(m, res)))
+            && !s.unsure.reading()
+            && rec.result.as_ref().is_some_and(|res| {
+                [s.margin, s.margin_other_start]
+                    .into_iter()
+                    .all(|m| m.is_some_and(|m| score::contradicts_count(m, res)))
+            })
     });
     let markup_doubt = match (&markup, &estimate) {
         (Some(m), Some(e)) => hopeless_unmarked(r, net, &m.dead, &e.dead),
@@ -304,7 +310,7 @@ fn score_position(
         has_markup: r.has_markup,
         markup,
         estimate,
-        none: source(Vec::new(), score::count_as_is(&r.board, net), None),
+        none: source(Vec::new(), score::count_as_is(&r.board, net), None, None),
         benson_bounds: bounds,
         suspicious,
         count_contradicts,

@@ -41,6 +41,10 @@ pub struct Finishing {
     /// Black − White − komi under the rules the record gives or implies; `None` when they
     /// are unknown.
     pub margin: Option<f32>,
+    /// The same when the other side starts the finishing.
+    pub margin_other_start: Option<f32>,
+    /// The side that starts it: the player to move at the end of the record.
+    pub first: Color,
 }
 
 /// One block and the methods' verdicts on it.
@@ -125,8 +129,7 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
     let rec = RecordInfo::read(&info);
     let counted = r.has_markup || rec.counted();
     l.finishing = (counted && !r.stopped && r.trailing_passes < 2).then(|| {
-        let f = score::finish(&r.board, &dead, r.to_move);
-        let c = score::count(&f.board, &f.dead);
+        let (f, c, other) = score::finish_and_count(&r.board, &dead, r.to_move, r.captures, &rec);
         Finishing {
             moves: f
                 .played
@@ -135,6 +138,8 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
                 .collect(),
             unsure: f.unsure,
             margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
+            margin_other_start: other.under(rec.rules),
+            first: r.to_move,
         }
     });
     l.at_end = !r.stopped;

@@ -208,6 +208,9 @@ pub struct SourceScore {
     pub margins: Margins,
     /// Under the game's rules; `None` when they are unknown.
     pub margin: Option<f32>,
+    /// The same when the other side starts the finishing (`Unsure::order`); `margin` when
+    /// nothing was finished.
+    pub margin_other_start: Option<f32>,
     /// `None` when RE has no margin.
     pub equals_re: Option<bool>,
     /// Each side's area score (stones and territory) under this source.

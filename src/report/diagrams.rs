@@ -150,11 +150,21 @@ pub fn show_text(l: &Look, title: &str) -> String {
             .iter()
             .map(|&(c, p)| format!("{} {}", c.letter(), go_name(p, size)))
             .collect();
-        let margin = f.margin.map_or("rules unknown".to_string(), |m| match m {
-            m if m > 0.0 => format!("B+{m}"),
-            m if m < 0.0 => format!("W+{}", -m),
-            _ => "a draw".to_string(),
-        });
+        let text = |m: Option<f32>| {
+            m.map_or("rules unknown".to_string(), |m| match m {
+                m if m > 0.0 => format!("B+{m}"),
+                m if m < 0.0 => format!("W+{}", -m),
+                _ => "a draw".to_string(),
+            })
+        };
+        let mut margin = text(f.margin);
+        if f.margin_other_start != f.margin {
+            margin += &format!(
+                "; {} if {} starts the finishing",
+                text(f.margin_other_start),
+                who(f.first.opponent())
+            );
+        }
         let unsure = match f.unsure.words() {
             w if w.is_empty() => String::new(),
             w => format!(", unsure: {w}"),

@@ -54,6 +54,9 @@ pub struct ScoreFacts {
     pub suspicious: bool,
     /// The count is not the players' (games.csv `unscorable` is filled).
     pub unscorable: bool,
+    /// The finish with the best dead stones is uncertain (games.csv `finish_unsure` is
+    /// filled).
+    pub unsure: bool,
     /// The finished count contradicts RE (games.csv `count_contradicts_re`).
     pub count_contradicts: bool,
     /// The markup leaves hopeless blocks standing (games.csv `markup_doubt` is filled).
@@ -191,6 +194,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             })),
             suspicious: s.suspicious,
             unscorable: s.best().1.unscorable.is_some(),
+            unsure: s.best().1.unsure.any(),
             count_contradicts: s.count_contradicts,
             markup_doubt: !s.markup_doubt.is_empty(),
             final_source: s.final_source().map_or("", |s| s.name()).to_string(),

@@ -553,13 +553,14 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
     let _ = writeln!(
         w,
         "| dead stones | compared | exact | within 1 point (exact included) | same winner | \
-         scorable | exact | within 1 point (exact included) |"
+         scorable | exact | within 1 point (exact included) | scorable, finish sure | exact | \
+         within 1 point (exact included) |"
     );
-    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (src, s) in t.sources.iter() {
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             src.name(),
             s.compared,
             pct(s.exact, s.compared),
@@ -567,7 +568,10 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
             pct(s.same_winner, s.compared),
             s.scorable,
             pct(s.scorable_exact, s.scorable),
-            pct(s.scorable_within_one, s.scorable)
+            pct(s.scorable_within_one, s.scorable),
+            s.sure,
+            pct(s.sure_exact, s.sure),
+            pct(s.sure_within_one, s.sure)
         );
     }
     let _ = writeln!(w, "\nExact margins by rules and by board size:\n");
@@ -645,7 +649,8 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
         w,
         "\n### Results the count contradicts\n\nGames whose finished count, scorable and sure \
          of itself (no ko, seki or race left open), gives another winner by three points or \
-         more, or a margin {} points or more from RE: mis-recorded results, truncated \
+         more, or a margin {} points or more from RE, whichever side starts the finishing: \
+         mis-recorded results, truncated \
          records, or positions the count gets wrong; each is worth a look. {} found{}.\n",
         crate::score::FAR_OFF,
         t.contradicted.len(),

@@ -137,6 +137,7 @@ pub(super) struct GameCols {
     has_markup: Col,
     suspicious: Col,
     unscorable: Col,
+    finish_unsure: Col,
     count_contradicts: Col,
     markup_doubt: Col,
     final_source: Col,
@@ -184,12 +185,14 @@ impl GameCols {
             "dead_estimate",
             "unscorable",
         ])?;
-        let [count_contradicts, markup_doubt, final_source, finished_moves] = c.cols([
-            "count_contradicts_re",
-            "markup_doubt",
-            "final_source",
-            "finished_moves",
-        ])?;
+        let [count_contradicts, markup_doubt, final_source, finished_moves, finish_unsure] = c
+            .cols([
+                "count_contradicts_re",
+                "markup_doubt",
+                "final_source",
+                "finished_moves",
+                "finish_unsure",
+            ])?;
         let mut margins = PerSource([[Col(0); 3]; 3]);
         for s in DeadSource::ALL {
             let n = s.name();
@@ -218,6 +221,7 @@ impl GameCols {
             has_markup,
             suspicious,
             unscorable,
+            finish_unsure,
             count_contradicts,
             markup_doubt,
             final_source,
@@ -266,6 +270,7 @@ impl GameCols {
                     })),
                     suspicious: self.suspicious.flag(row),
                     unscorable: !self.unscorable.get(row).is_empty(),
+                    unsure: !self.finish_unsure.get(row).is_empty(),
                     count_contradicts: self.count_contradicts.flag(row),
                     markup_doubt: !self.markup_doubt.get(row).is_empty(),
                     final_source: self.final_source.text(row),

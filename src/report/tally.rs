@@ -139,6 +139,11 @@ pub struct SourceSums {
     pub scorable: u64,
     pub scorable_exact: u64,
     pub scorable_within_one: u64,
+    /// The same three over the scorable games whose finish is sure (no `finish_unsure`
+    /// flag with the best dead stones).
+    pub sure: u64,
+    pub sure_exact: u64,
+    pub sure_within_one: u64,
     /// Computed − recorded margin, rounded to whole points.
     pub error: BTreeMap<i32, u32>,
     /// `(compared, exact)` by rules and by board size.
@@ -172,6 +177,9 @@ impl AddAssign<&SourceSums> for SourceSums {
         self.scorable += o.scorable;
         self.scorable_exact += o.scorable_exact;
         self.scorable_within_one += o.scorable_within_one;
+        self.sure += o.sure;
+        self.sure_exact += o.sure_exact;
+        self.sure_within_one += o.sure_within_one;
         add_map(&mut self.error, &o.error);
         add_pairs(&mut self.by_rules, &o.by_rules);
         add_pairs(&mut self.by_size, &o.by_size);
@@ -472,14 +480,20 @@ impl Tally {
             };
             let sums = &mut self.sources[source];
             let exact = (m - want).abs() < 1e-3;
+            let within_one = (m - want).abs() <= 1.0 + 1e-3;
             sums.compared += 1;
             sums.exact += u64::from(exact);
-            sums.within_one += u64::from((m - want).abs() <= 1.0 + 1e-3);
+            sums.within_one += u64::from(within_one);
             sums.same_winner += u64::from((m > 0.0) == (want > 0.0) || m == want);
             if !s.unscorable {
                 sums.scorable += 1;
                 sums.scorable_exact += u64::from(exact);
-                sums.scorable_within_one += u64::from((m - want).abs() <= 1.0 + 1e-3);
+                sums.scorable_within_one += u64::from(within_one);
+                if !s.unsure {
+                    sums.sure += 1;
+                    sums.sure_exact += u64::from(exact);
+                    sums.sure_within_one += u64::from(within_one);
+                }
             }
             *sums.error.entry((m - want).round() as i32).or_default() += 1;
             for (map, key) in [(&mut sums.by_rules, &r.rules), (&mut sums.by_size, &r.size)] {
@@ -609,6 +623,9 @@ impl Tally {
                 src.name(),
                 s.scorable_within_one,
             );
+            push("margin_compared_sure", "", src.name(), s.sure);
+            push("margin_exact_sure", "", src.name(), s.sure_exact);
+            push("margin_within_1_sure", "", src.name(), s.sure_within_one);
         }
         for status in FinalStatus::ALL {
             let k = status as usize;
@@ -866,6 +883,7 @@ mod tests {
             margins: PerSource([at(markup), at(estimate), at(0.0)]),
             suspicious: false,
             unscorable: file.starts_with('u'),
+            unsure: file.starts_with('s'),
             count_contradicts: false,
             markup_doubt: false,
             final_source: "markup".into(),
@@ -930,6 +948,15 @@ mod tests {
         assert_eq!(
             (estimate.compared, estimate.exact, estimate.scorable),
             (3, 1, 2)
+        );
+        // A scorable game whose finish is unsure counts among the scorable, not the sure.
+        assert_eq!((estimate.sure, estimate.sure_exact), (2, 0));
+        t.add_game(&scored("s.sgf", 2.5, 2.5, 2.5));
+        let estimate = &t.sources[DeadSource::Estimate];
+        assert_eq!((estimate.scorable, estimate.scorable_exact), (3, 1));
+        assert_eq!(
+            (estimate.sure, estimate.sure_exact, estimate.sure_within_one),
+            (2, 0, 1)
         );
     }
 

@@ -36,6 +36,9 @@ pub struct Unsure {
     pub seki: bool,
     /// A block called alive was left in atari and could not be saved.
     pub race: bool,
+    /// The count changes when the other side starts the finishing: a dame one side fills
+    /// in sente, which the record does not say who takes (`score::finish_and_count`).
+    pub order: bool,
 }
 
 impl Finished {
@@ -47,13 +50,26 @@ impl Finished {
 
 impl Unsure {
     pub fn any(self) -> bool {
+        self.reading() || self.order
+    }
+
+    /// Whether the finish is uncertain for what it reads (a ko, a seki, a race), which can
+    /// move the count by any amount; the order of the finishing moves moves it by the
+    /// points a sente dame decides, and both counts are known.
+    pub fn reading(self) -> bool {
         self.ko || self.seki || self.race
     }
 
     /// The flags set, space-separated, in a fixed order; empty when none is.
     pub fn words(self) -> String {
         let mut out = Vec::new();
-        for (set, word) in [(self.ko, "ko"), (self.seki, "seki"), (self.race, "race")] {
+        let flags = [
+            (self.ko, "ko"),
+            (self.seki, "seki"),
+            (self.race, "race"),
+            (self.order, "order"),
+        ];
+        for (set, word) in flags {
             if set {
                 out.push(word);
             }

@@ -194,6 +194,34 @@ pub fn margins_after(
     margins(c, captures, rec.komi, rec.rules, rec.handicap)
 }
 
+/// Finishes `board` (`dead` its dead stones, `to_move` to play) and counts it; `taken` are
+/// the stones each side captured in the game. The record does not say who starts the dame
+/// phase, and where one side can fill a dame in sente the count depends on it: the finish
+/// from the other side is counted too, and when its margin under the record's rules (either
+/// margin when they are unknown) differs, the finish is unsure (`Unsure::order`). Returns the
+/// finish from `to_move`, its count, and the margins of the other.
+pub fn finish_and_count(
+    board: &Board,
+    dead: &[Idx],
+    to_move: Color,
+    taken: [u32; 2],
+    rec: &RecordInfo,
+) -> (Finished, Count, Margins) {
+    let finish_from = |first: Color| {
+        let f = finish(board, dead, first);
+        let c = count(&f.board, &f.dead);
+        let m = margins_after(&c, taken, Some(&f), rec);
+        (f, c, m)
+    };
+    let (mut f, c, m) = finish_from(to_move);
+    let (_, _, other) = finish_from(to_move.opponent());
+    f.unsure.order = match counting(rec.rules) {
+        Some(_) => m.under(rec.rules) != other.under(rec.rules),
+        None => m != other,
+    };
+    (f, c, other)
+}
+
 /// RE's margin as Black − White: positive when Black won, 0 for a draw.
 pub fn signed_margin(r: &GameResult) -> Option<f32> {
     match r.winner {
@@ -444,5 +472,64 @@ mod tests {
             Unscorable::OpenBorders(7).to_string(),
             "open borders: 7 neutral points"
         );
+    }
+
+    fn record(rules: Rules) -> RecordInfo {
+        RecordInfo {
+            result: None,
+            komi: 6.5,
+            komi_source: crate::sgf::result::KomiSource::Km,
+            komi_in_stones: false,
+            rules,
+            rules_source: crate::sgf::result::RulesSource::Ru,
+            handicap: 0,
+        }
+    }
+
+    /// The cutting-point corner of `finish`'s tests: Black filling the dame at dc leaves
+    /// White's pair short of liberties and forces White's teire at ca; White filling dc first
+    /// needs none. Who starts decides a point of territory, and the record does not say.
+    #[test]
+    fn a_dame_filled_in_sente_makes_the_order_unsure() {
+        let b = Board::from_ascii(
+            "...OX..
+             ...OX..
+             OOO.X..
+             ..OXX..
+             OOOX...
+             XXXX...
+             .......",
+        );
+        let rec = record(Rules::Japanese);
+        let (f, c, other) = finish_and_count(&b, &[], Color::Black, [0, 0], &rec);
+        assert!(f.unsure.order && !f.unsure.reading());
+        assert_eq!(f.unsure.words(), "order");
+        assert_eq!(c.territory, count(&f.board, &f.dead).territory);
+        // Black first takes the dame and White pays the teire: a point more for Black.
+        let m = margins_after(&c, [0, 0], Some(&f), &rec);
+        assert_eq!(m.territory - other.territory, 1.0);
+        let (f, _, _) = finish_and_count(&b, &[], Color::White, [0, 0], &record(Rules::Japanese));
+        assert!(f.unsure.order);
+    }
+
+    /// Seven dame between two walls force nothing: territory counting gives the same count
+    /// whoever starts; area counting gives the starter the odd dame.
+    #[test]
+    fn plain_dame_leave_the_territory_count_sure() {
+        let b = Board::from_ascii(
+            "..O.X..
+             ..O.X..
+             ..O.X..
+             ..O.X..
+             ..O.X..
+             ..O.X..
+             ..O.X..",
+        );
+        for first in [Color::Black, Color::White] {
+            let (f, _, _) = finish_and_count(&b, &[], first, [0, 0], &record(Rules::Japanese));
+            assert_eq!((f.moves(), f.unsure), (7, Unsure::default()), "{first:?}");
+            let (f, _, _) = finish_and_count(&b, &[], first, [0, 0], &record(Rules::Chinese));
+            assert!(f.unsure.order, "{first:?}");
+        }
     }
 }

@@ -74,6 +74,7 @@ B G3 (gg)         1    4      -    -     -         -          -  yes
 /// A counted record that stops before the dame are filled (the board of
 /// `finish::tests::a_cutting_point_inside_the_wall_costs_a_point_of_territory`): `show`
 /// lists the moves the count is made after and the margin they give, which RE confirms.
+/// White, starting, would fill the dame itself and spare the teire: one point less for Black.
 #[test]
 fn show_lists_the_finishing_moves_of_a_counted_record() {
     let env = TestEnv::new();
@@ -87,8 +88,9 @@ fn show_lists_the_finishing_moves_of_a_counted_record() {
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(
         text.contains(
-            "Finished before counting, the dead stones by the estimate: 2 moves (B D5, W C7).\n\
-             Counted after them: B+14.\n"
+            "Finished before counting, the dead stones by the estimate: 2 moves (B D5, W C7), \
+             unsure: order.\n\
+             Counted after them: B+14; B+13 if White starts the finishing.\n"
         ),
         "{text}"
     );
