@@ -1,8 +1,8 @@
 //! The project's own dead-stone estimate (scoring-spec §3, `estimate`).
 //!
 //! Assumption: the game is over, so what random play from the final position settles is what
-//! the players settled. `PLAYOUTS` seeded playouts (`FIRST_PLAYOUTS`, or twice that, when those
-//! already judge every group clearly) play under a light policy (see `playout`)
+//! the players settled. `PLAYOUTS` seeded playouts (fewer when the first already judge every
+//! group clearly: `LOOKS`) play under a light policy (see `playout`)
 //! until both sides pass; then every point is owned by the stone on it or by the colour
 //! around it. Stones are judged by group (blocks sharing a liberty): a group is dead when the
 //! opponent ends up owning most of its stones and of the empty regions it touches, or when all
@@ -26,9 +26,11 @@ use crate::go::random::{Fnv1a, Rng};
 /// were less accurate (docs/scoring.md has the figures).
 pub const PLAYOUTS: u32 = 64;
 
-/// Playouts after which (and after twice as many) the estimate stops when they judge every
-/// group clearly (`settled`), their counts scaled to `PLAYOUTS`; a quarter of it.
-const FIRST_PLAYOUTS: u32 = 16;
+/// When the estimate looks at the playouts so far: after this many, it stops when every group
+/// went one way in at least this share of its points, in percent (`settled`). The later
+/// looks ask less, as the counts behind them are larger (docs/scoring.md has what each look
+/// changed, and the looser ones tried).
+const LOOKS: [(u32, u32); 3] = [(16, 75), (32, 67), (48, 55)];
 
 /// The stones of `board` the estimate calls dead, in index order. `protected[i]` marks the
 /// stones that must stay alive (Benson's).
@@ -43,15 +45,11 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         .points()
         .filter(|&i| board.cell(i) == Cell::Empty)
         .collect();
+    let mut played = PLAYOUTS;
     for k in 0..PLAYOUTS {
-        if (k == FIRST_PLAYOUTS || k == 2 * FIRST_PLAYOUTS)
-            && settled(board, protected, &black, &white)
-        {
-            let scale = PLAYOUTS / k;
-            black
-                .iter_mut()
-                .chain(white.iter_mut())
-                .for_each(|v| *v *= scale);
+        let look = LOOKS.iter().find(|&&(at, _)| at == k);
+        if look.is_some_and(|&(_, share)| settled(board, protected, &black, &white, share)) {
+            played = k;
             break;
         }
         empties.clear();
@@ -68,8 +66,8 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     let mut dead_blocks = Vec::new();
     for_each_group(board, protected, &black, &white, |g| {
         if g.lost > g.owned
-            || one_small_eye(board, g.stones, g.theirs)
-            || bent_four_in_the_corner(board, &mut fast, g.stones, g.theirs)
+            || one_small_eye(board, g.stones, g.theirs, played)
+            || bent_four_in_the_corner(board, &mut fast, g.stones, g.theirs, played)
         {
             dead_blocks.push((g.colour, g.stones.to_vec()));
         } else {
@@ -82,14 +80,14 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     dead
 }
 
-/// Whether the first playouts already judge every group clearly: the points of each (its
-/// stones and the empty regions it touches) went three to one or more its owner's way or the
-/// other. The rest of the playouts would not change the verdicts then, and they cost most of
-/// a scored game's time (docs/scoring.md has what stopping early changed).
-fn settled(board: &Board, protected: &[bool], black: &[u32], white: &[u32]) -> bool {
+/// Whether the playouts so far already judge every group clearly: the points of each (its
+/// stones and the empty regions it touches) went at least `share` percent its owner's way or
+/// the other. The rest of the playouts would not change the verdicts then, and they cost most
+/// of a scored game's time (docs/scoring.md has what stopping early changed).
+fn settled(board: &Board, protected: &[bool], black: &[u32], white: &[u32], share: u32) -> bool {
     for_each_group(board, protected, black, white, |g| {
         let all = g.owned + g.lost;
-        4 * g.owned >= 3 * all || 4 * g.lost >= 3 * all
+        100 * g.owned >= share * all || 100 * g.lost >= share * all
     })
 }
 
@@ -174,7 +172,7 @@ const SMALL_EYE: usize = 3;
 /// Such a group has one eye and is dead; the playouts miss it because their policy never
 /// plays the self-atari inside the eye that kills it (a two-point eye in the corner, a bent
 /// three).
-fn one_small_eye(board: &Board, group: &[Idx], theirs: &[u32]) -> bool {
+fn one_small_eye(board: &Board, group: &[Idx], theirs: &[u32], played: u32) -> bool {
     let Cell::Stone(c) = board.cell(group[0]) else {
         return false;
     };
@@ -215,7 +213,7 @@ fn one_small_eye(board: &Board, group: &[Idx], theirs: &[u32]) -> bool {
         })
     };
     wall.retain(|w| !space.contains(w));
-    one_space && strong(&wall, theirs) && walled_by_group()
+    one_space && strong(&wall, theirs, played) && walled_by_group()
 }
 
 /// The empty points beside `group` (of colour `c`) and the opponent stones beside it.
@@ -233,10 +231,10 @@ fn liberties_and_wall(board: &Board, group: &[Idx], c: Color) -> (Vec<Idx>, Vec<
     (libs, wall)
 }
 
-/// Whether the opponent stones `wall` live in nearly every playout.
-fn strong(wall: &[Idx], theirs: &[u32]) -> bool {
+/// Whether the opponent stones `wall` live in nearly every one of the `played` playouts.
+fn strong(wall: &[Idx], theirs: &[u32], played: u32) -> bool {
     let alive: u32 = wall.iter().map(|&w| theirs[w]).sum();
-    !wall.is_empty() && 10 * alive >= 9 * PLAYOUTS * wall.len() as u32
+    !wall.is_empty() && 10 * alive >= 9 * played * wall.len() as u32
 }
 
 /// Whether `group` is a bent four in the corner waiting to happen: its only two liberties
@@ -251,6 +249,7 @@ fn bent_four_in_the_corner(
     fast: &mut FastBoard,
     group: &[Idx],
     theirs: &[u32],
+    played: u32,
 ) -> bool {
     let Cell::Stone(c) = board.cell(group[0]) else {
         return false;
@@ -276,7 +275,7 @@ fn bent_four_in_the_corner(
             continue;
         }
         wall.retain(|w| !inside.contains(w));
-        return strong(&wall, theirs)
+        return strong(&wall, theirs, played)
             && [p, q].into_iter().any(|x| {
                 let mut space = inside.clone();
                 space.push(x);
@@ -438,28 +437,28 @@ mod tests {
         for i in b.points() {
             let x = b.point(i).x;
             if x < 2 {
-                black[i] = FIRST_PLAYOUTS;
+                black[i] = LOOKS[0].0;
             } else if x > 2 {
-                white[i] = FIRST_PLAYOUTS;
+                white[i] = LOOKS[0].0;
             } else {
-                black[i] = FIRST_PLAYOUTS / 2;
-                white[i] = FIRST_PLAYOUTS / 2;
+                black[i] = LOOKS[0].0 / 2;
+                white[i] = LOOKS[0].0 / 2;
             }
         }
-        assert!(settled(&b, &none, &black, &white));
+        assert!(settled(&b, &none, &black, &white, 75));
         // Black's wall lost in half the playouts: not clear.
         for i in b.points().filter(|&i| b.point(i).x == 1) {
-            black[i] = FIRST_PLAYOUTS / 2;
-            white[i] = FIRST_PLAYOUTS / 2;
+            black[i] = LOOKS[0].0 / 2;
+            white[i] = LOOKS[0].0 / 2;
         }
         for i in b.points().filter(|&i| b.point(i).x == 0) {
             black[i] = 0;
-            white[i] = FIRST_PLAYOUTS;
+            white[i] = LOOKS[0].0;
         }
-        assert!(!settled(&b, &none, &black, &white));
+        assert!(!settled(&b, &none, &black, &white, 75));
         // Protected stones are not judged.
         let all = vec![true; n];
-        assert!(settled(&b, &all, &black, &white));
+        assert!(settled(&b, &all, &black, &white, 75));
     }
 
     /// Two walls across a 9×9 board, and a white stone alone in Black's part.
@@ -530,13 +529,13 @@ mod tests {
         );
         let white_everywhere = vec![PLAYOUTS; b.cell_count()];
         let two_eyes = group(&b, &["ba", "da", "ab", "bb", "cb", "db"]);
-        assert!(!one_small_eye(&b, &two_eyes, &white_everywhere));
+        assert!(!one_small_eye(&b, &two_eyes, &white_everywhere, PLAYOUTS));
         let one_eye = in_white_wall(ONE_EYE);
         let g = group(&one_eye, &["ca", "ab", "bb", "cb"]);
-        assert!(one_small_eye(&one_eye, &g, &white_everywhere));
+        assert!(one_small_eye(&one_eye, &g, &white_everywhere, PLAYOUTS));
         // With a weak wall (White's stones lost in half the playouts) nothing is concluded.
         let half = vec![PLAYOUTS / 2; b.cell_count()];
-        assert!(!one_small_eye(&one_eye, &g, &half));
+        assert!(!one_small_eye(&one_eye, &g, &half, PLAYOUTS));
     }
 
     /// Black's corner group shares its two liberties with one white stone inside White's
@@ -587,7 +586,13 @@ mod tests {
         // The rule decides it: the playouts alone keep the seki.
         let mut fast = FastBoard::from_board(&b);
         let everywhere = vec![PLAYOUTS; b.cell_count()];
-        assert!(bent_four_in_the_corner(&b, &mut fast, &dead, &everywhere));
+        assert!(bent_four_in_the_corner(
+            &b,
+            &mut fast,
+            &dead,
+            &everywhere,
+            PLAYOUTS
+        ));
         let empties: Vec<Idx> = b.points().filter(|&i| b.cell(i) == Cell::Empty).collect();
         let kept = (0..16)
             .filter(|&seed| {
@@ -628,7 +633,13 @@ mod tests {
             ],
         );
         let everywhere = vec![PLAYOUTS; b.cell_count()];
-        assert!(!bent_four_in_the_corner(&b, &mut fast, &black, &everywhere));
+        assert!(!bent_four_in_the_corner(
+            &b,
+            &mut fast,
+            &black,
+            &everywhere,
+            PLAYOUTS
+        ));
     }
 
     #[test]
