@@ -487,6 +487,17 @@ fn fill(g: &FastBoard, side: Color, dame: &[Idx], is_dead: &[bool]) -> Option<Id
     blocking.or(first)
 }
 
+/// A 7×7 corner where Black filling the dame at dc leaves White's pair da-db short of
+/// liberties: the position of the finishing tests here and of `score`'s.
+#[cfg(test)]
+pub(super) const CUTTING_POINT_CORNER: &str = "...OX..
+                                               ...OX..
+                                               OOO.X..
+                                               ..OXX..
+                                               OOOX...
+                                               XXXX...
+                                               .......";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,15 +535,7 @@ mod tests {
     /// loses White that point; area counting is unchanged.
     #[test]
     fn a_cutting_point_inside_the_wall_costs_a_point_of_territory() {
-        let b = Board::from_ascii(
-            "...OX..
-             ...OX..
-             OOO.X..
-             ..OXX..
-             OOOX...
-             XXXX...
-             .......",
-        );
+        let b = Board::from_ascii(CUTTING_POINT_CORNER);
         let f = finish(&b, &[], Color::Black);
         assert_eq!(
             added(&b, &f),

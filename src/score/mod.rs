@@ -491,15 +491,7 @@ mod tests {
     /// needs none. Who starts decides a point of territory, and the record does not say.
     #[test]
     fn a_dame_filled_in_sente_makes_the_order_unsure() {
-        let b = Board::from_ascii(
-            "...OX..
-             ...OX..
-             OOO.X..
-             ..OXX..
-             OOOX...
-             XXXX...
-             .......",
-        );
+        let b = Board::from_ascii(finish::CUTTING_POINT_CORNER);
         let rec = record(Rules::Japanese);
         let (f, c, other) = finish_and_count(&b, &[], Color::Black, [0, 0], &rec);
         assert!(f.unsure.order && !f.unsure.reading());
