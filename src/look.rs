@@ -41,10 +41,8 @@ pub struct Finishing {
     /// Black − White − komi under the rules the record gives or implies; `None` when they
     /// are unknown.
     pub margin: Option<f32>,
-    /// The same when the other side starts the finishing.
+    /// The same when the other side (not `Look::to_move`) starts the finishing.
     pub margin_other_start: Option<f32>,
-    /// The side that starts it: the player to move at the end of the record.
-    pub first: Color,
 }
 
 /// One block and the methods' verdicts on it.
@@ -139,7 +137,6 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
             unsure: f.unsure,
             margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
             margin_other_start: other.under(rec.rules),
-            first: r.to_move,
         }
     });
     l.at_end = !r.stopped;

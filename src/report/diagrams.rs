@@ -162,7 +162,7 @@ pub fn show_text(l: &Look, title: &str) -> String {
             margin += &format!(
                 "; {} if {} starts the finishing",
                 text(f.margin_other_start),
-                who(f.first.opponent())
+                who(l.to_move.opponent())
             );
         }
         let unsure = match f.unsure.words() {
