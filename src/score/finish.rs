@@ -5,8 +5,9 @@
 //! points those moves take. `finish` plays them the way both players would, deterministically
 //! and without looking at RE: the side to move first, then in turn, each side
 //! 1. saves a block of its own the last move left in atari (capturing the attacker when it
-//!    can, else extending, which inside its own territory is teire), but not a lone stone
-//!    that only dead stones hold in a ko shape (`ko_among_the_dead`);
+//!    can, else extending, which inside its own territory is teire), but not a block that
+//!    only dead stones hold (`held_by_dead`) nor one whose capture is a snapback
+//!    (`snapback`);
 //! 2. else captures an opponent block the record left in atari that its owner could not
 //!    save (`capture`);
 //! 3. else, when the opponent could play on one of the two liberties of a block of its own
@@ -310,11 +311,13 @@ fn capture(g: &FastBoard, side: Color, left_in_atari: &[bool]) -> Option<Idx> {
         })
 }
 
-/// A move of `side` that saves a block of its own left in atari (none for a stone
-/// `ko_among_the_dead`); a block it cannot save makes the finish unsure.
+/// A move of `side` that saves a block of its own left in atari (none for a block
+/// `held_by_dead` or one whose capture is a `snapback`); a block it cannot save makes the
+/// finish unsure.
 fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
     for h in g.heads(side) {
-        if is_dead[h] || !g.in_atari(h) || ko_among_the_dead(g, h, side, is_dead) {
+        if is_dead[h] || !g.in_atari(h) || held_by_dead(g, h, side, is_dead) || snapback(g, h, side)
+        {
             continue;
         }
         match saving_move(g, h, side, unsure) {
@@ -325,23 +328,35 @@ fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -
     None
 }
 
-/// Whether `side`'s single stone at `h`, in atari, is held only by dead stones and their
-/// capture of it would be a ko: the capturing stone would be left in atari itself.
-fn ko_among_the_dead(g: &FastBoard, h: Idx, side: Color, is_dead: &[bool]) -> bool {
-    if g.stones(h).len() != 1 {
+/// Whether every opponent stone beside `side`'s block at `h` is dead. Their side gains
+/// nothing by capturing it: the capturing stone stands inside `side`'s area as dead as the
+/// rest, a prisoner for a prisoner, while saving the block would cost `side` a point of its
+/// territory. The players leave such a block as it is, and the dead stones come off at the
+/// count.
+fn held_by_dead(g: &FastBoard, h: Idx, side: Color, is_dead: &[bool]) -> bool {
+    let o = side.opponent();
+    g.stones(h).into_iter().all(|s| {
+        g.neighbours(s)
+            .into_iter()
+            .all(|n| g.cell(n) != Cell::Stone(o) || is_dead[n])
+    })
+}
+
+/// Whether the opponent's capture of `side`'s block at `h`, in atari, is a snapback: the
+/// capturing block is left in atari and `side` takes it back at once, more than one stone,
+/// so no ko stops it. The block needs no saving.
+fn snapback(g: &FastBoard, h: Idx, side: Color) -> bool {
+    let l = g.atari_liberty(h);
+    if !g.is_legal(side.opponent(), l) {
         return false;
     }
-    let o = side.opponent();
-    let only_dead = g
-        .neighbours(h)
-        .into_iter()
-        .all(|n| g.cell(n) != Cell::Stone(o) || is_dead[n]);
-    let l = g.atari_liberty(h);
-    only_dead && g.is_legal(o, l) && {
-        let mut after = g.clone();
-        after.play(o, l);
-        after.in_atari(l)
+    let mut after = g.clone();
+    after.play(side.opponent(), l);
+    if !after.in_atari(l) {
+        return false;
     }
+    let back = after.atari_liberty(l);
+    after.is_legal(side, back) && after.play(side, back) > 1
 }
 
 /// A move of `side` that keeps a block of its own with two liberties from being killed: the
@@ -601,6 +616,69 @@ mod tests {
             // The 12 empty points of White's corner, cd among them, and the 4 dead stones'.
             assert_eq!(c.territory[1], 12 + 4);
         }
+    }
+
+    /// Black's stone at cb is in atari inside Black's corner, and only the dead White stones
+    /// ca, bb and cc hold it. White taking it at db would gain a prisoner and give one: the
+    /// capturing stone is as dead as the rest. Black does not spend a point of territory
+    /// to connect at db, whoever starts.
+    #[test]
+    fn a_stone_held_only_by_dead_stones_needs_no_teire() {
+        let b = Board::from_ascii(
+            "..O.XO.
+             .OX.XO.
+             ..O.XO.
+             XXXXXO.
+             OOOOOO.
+             .......
+             .......",
+        );
+        let dead = ["ca", "bb", "cc"].map(|p| at(&b, p));
+        for first in [Color::Black, Color::White] {
+            let f = finish(&b, &dead, first);
+            assert_eq!(f.moves(), 0, "{first:?} first");
+            assert_eq!(f.unsure, Unsure::default());
+            let c = count(&f.board, &f.dead);
+            // The 8 empty points of Black's corner, db among them, and the 3 dead stones'.
+            assert_eq!(c.territory[0], 8 + 3);
+            assert_eq!(c.teire, [0, 0]);
+        }
+    }
+
+    /// Black's stone at ee is in atari, held by White's living wall (ed, de) and by the dead
+    /// pair fe-ff, which is in atari too. White capturing at ef would leave three stones in
+    /// atari that Black takes back at ee: a snapback. So Black does not take the dead pair
+    /// at ef, inside its own area, as it would to save a stone really in danger.
+    #[test]
+    fn a_stone_whose_capture_is_a_snapback_needs_no_saving() {
+        let snap = "....OX...
+                    ....OX...
+                    ....OX...
+                    OOOOOX...
+                    OOOOXOX..
+                    XXXX.OX..
+                    ....XX...
+                    .........
+                    .........";
+        let b = Board::from_ascii(snap);
+        let dead = ["fe", "ff"].map(|p| at(&b, p));
+        for first in [Color::Black, Color::White] {
+            let f = finish(&b, &dead, first);
+            assert_eq!(f.moves(), 0, "{first:?} first");
+            assert_eq!(f.board.cell(at(&b, "ee")), Cell::Stone(Color::Black));
+            let c = count(&f.board, &f.dead);
+            assert_eq!(c.teire, [0, 0]);
+        }
+        // Without Black's stone at df the capturing stones keep a second liberty there:
+        // no snapback, and the stone at ee must be saved.
+        let open = Board::from_ascii(&snap.replacen("XXXX.OX", "XXX..OX", 1));
+        let g = FastBoard::from_board(&open);
+        assert!(!snapback(&g, at(&open, "ee"), Color::Black));
+        assert!(snapback(
+            &FastBoard::from_board(&b),
+            at(&b, "ee"),
+            Color::Black
+        ));
     }
 
     /// The black stone at cb stands dead inside White's corner and takes a liberty of White's
