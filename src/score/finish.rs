@@ -342,21 +342,23 @@ fn held_by_dead(g: &FastBoard, h: Idx, side: Color, is_dead: &[bool]) -> bool {
     })
 }
 
-/// Whether the opponent's capture of `side`'s block at `h`, in atari, is a snapback: the
-/// capturing block is left in atari and `side` takes it back at once, more than one stone,
-/// so no ko stops it. The block needs no saving.
+/// Whether the opponent's capture of `side`'s block at `h`, in atari, is a snapback
+/// (`snapped_back`), so the block needs no saving.
 fn snapback(g: &FastBoard, h: Idx, side: Color) -> bool {
     let l = g.atari_liberty(h);
-    if !g.is_legal(side.opponent(), l) {
-        return false;
-    }
+    g.is_legal(side.opponent(), l) && snapped_back(g, side.opponent(), l)
+}
+
+/// Whether `c` playing at `l` is snapped back: its block there is left in atari and the
+/// opponent takes it back at once, more than one stone, so no ko stops it.
+fn snapped_back(g: &FastBoard, c: Color, l: Idx) -> bool {
     let mut after = g.clone();
-    after.play(side.opponent(), l);
+    after.play(c, l);
     if !after.in_atari(l) {
         return false;
     }
     let back = after.atari_liberty(l);
-    after.is_legal(side, back) && after.play(side, back) > 1
+    after.is_legal(c.opponent(), back) && after.play(c.opponent(), back) > 1
 }
 
 /// A move of `side` that keeps a block of its own with two liberties from being killed: the
@@ -447,21 +449,23 @@ fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
 }
 
 /// The move that saves `side`'s block at `h`, in atari: capturing an opponent block beside it
-/// that is in atari, else extending where that leaves it more than one liberty.
+/// that is in atari, else extending where that leaves it more than one liberty; neither when
+/// the move is `snapped_back`.
 fn saving_move(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> Option<Idx> {
     let mut around = Vec::new();
     g.neighbour_blocks(h, side.opponent(), &mut around);
     for &o in &around {
         if g.in_atari(o) {
             let l = g.atari_liberty(o);
-            if g.is_legal(side, l) {
+            if !g.is_legal(side, l) {
+                unsure.ko = true;
+            } else if !snapped_back(g, side, l) {
                 return Some(l);
             }
-            unsure.ko = true;
         }
     }
     let l = g.atari_liberty(h);
-    (g.is_legal(side, l) && !g.self_atari(side, l)).then_some(l)
+    (g.is_legal(side, l) && !g.self_atari(side, l) && !snapped_back(g, side, l)).then_some(l)
 }
 
 /// A dame `side` can fill safely: first one that puts a living opponent block in atari (the
@@ -650,7 +654,7 @@ mod tests {
     /// atari that Black takes back at ee: a snapback. So Black does not take the dead pair
     /// at ef, inside its own area, as it would to save a stone really in danger.
     #[test]
-    fn a_stone_whose_capture_is_a_snapback_needs_no_saving() {
+    fn a_snapback_is_neither_saved_from_nor_played() {
         let snap = "....OX...
                     ....OX...
                     ....OX...
@@ -672,8 +676,18 @@ mod tests {
         // Without Black's stone at df the capturing stones keep a second liberty there:
         // no snapback, and the stone at ee must be saved.
         let open = Board::from_ascii(&snap.replacen("XXXX.OX", "XXX..OX", 1));
-        let g = FastBoard::from_board(&open);
+        let mut g = FastBoard::from_board(&open);
         assert!(!snapback(&g, at(&open, "ee"), Color::Black));
+        // Nor does a capture that is snapped back save a block: White's pair, in atari
+        // too, is saved by taking ee only where df is open.
+        let mut ignored = Unsure::default();
+        let fe = at(&b, "fe");
+        assert_eq!(
+            saving_move(&mut g, fe, Color::White, &mut ignored),
+            Some(at(&b, "ef"))
+        );
+        let mut g = FastBoard::from_board(&b);
+        assert_eq!(saving_move(&mut g, fe, Color::White, &mut ignored), None);
         assert!(snapback(
             &FastBoard::from_board(&b),
             at(&b, "ee"),
