@@ -36,7 +36,8 @@ pub struct Look {
 /// The moves `score::finish` played, and the margin counted after them.
 #[derive(Clone, Debug)]
 pub struct Finishing {
-    pub moves: Vec<(Color, Point)>,
+    /// The finishing's stones, in order, and why each was played.
+    pub moves: Vec<(Color, Point, score::Why)>,
     pub unsure: score::Unsure,
     /// Black − White − komi under the rules the record gives or implies; `None` when they
     /// are unknown.
@@ -132,7 +133,7 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
             moves: f
                 .played
                 .iter()
-                .map(|&(c, i)| (c, r.board.point(i)))
+                .map(|&(c, i, why)| (c, r.board.point(i), why))
                 .collect(),
             unsure: f.unsure,
             margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),

@@ -148,7 +148,7 @@ pub fn show_text(l: &Look, title: &str) -> String {
         let moves: Vec<String> = f
             .moves
             .iter()
-            .map(|&(c, p)| format!("{} {}", c.letter(), go_name(p, size)))
+            .map(|&(c, p, why)| format!("{} {} {}", c.letter(), go_name(p, size), why.as_str()))
             .collect();
         let text = |m: Option<f32>| {
             m.map_or("rules unknown".to_string(), |m| match m {

@@ -79,6 +79,34 @@ impl Unsure {
     }
 }
 
+/// Why the finishing played a move: the step of `finish` that chose it (the module's text).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Saves a block of the mover's left in atari (`save`).
+    Save,
+    /// Captures a block the record left in atari that its owner could not save (`capture`).
+    Capture,
+    /// Connects a block of two liberties the opponent could kill (`defend`).
+    Defend,
+    /// Fills a dame (`fill`).
+    Dame,
+    /// Captures dead stones that keep the mover from filling a dame (`make_room`).
+    MakeRoom,
+}
+
+impl Why {
+    /// The word `show` prints after the move.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Why::Save => "save",
+            Why::Capture => "capture",
+            Why::Defend => "defend",
+            Why::Dame => "dame",
+            Why::MakeRoom => "make room",
+        }
+    }
+}
+
 /// A finished position.
 #[derive(Clone, Debug)]
 pub struct Finished {
@@ -88,8 +116,8 @@ pub struct Finished {
     pub dead: Vec<Idx>,
     /// Stones each colour captured while finishing (Black's captures first).
     pub captures: [u32; 2],
-    /// The stones played, in order (passes left out).
-    pub played: Vec<(Color, Idx)>,
+    /// The stones played, in order (passes left out), and why.
+    pub played: Vec<(Color, Idx, Why)>,
     pub unsure: Unsure,
     /// Neutral points of the finished position that no dame fill reaches: the inner points
     /// of open neutral regions, where the record stopped before the borders were closed.
@@ -205,26 +233,28 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
             stones.iter().for_each(|&s| left_in_atari[s] = true);
         }
     }
-    let mut played: Vec<(Color, Idx)> = Vec::new();
+    let mut played: Vec<(Color, Idx, Why)> = Vec::new();
     let mut unsure = Unsure::default();
     let mut captures = [0u32; 2];
     let mut side = to_move;
     let mut passes = 0;
     let limit = MOVES_PER_POINT * usize::from(board.size()) * usize::from(board.size());
     while passes < 2 && played.len() < limit {
+        let why = |w: Why| move |i: Idx| (i, w);
         let mv = save(&mut g, side, &is_dead, &mut unsure)
-            .or_else(|| capture(&g, side, &left_in_atari))
-            .or_else(|| defend(&mut g, side, &is_dead, &mut unsure))
-            .or_else(|| fill(&g, side, &dame, &is_dead))
-            .or_else(|| make_room(&mut g, side, &dame, &is_dead));
+            .map(why(Why::Save))
+            .or_else(|| capture(&g, side, &left_in_atari).map(why(Why::Capture)))
+            .or_else(|| defend(&mut g, side, &is_dead, &mut unsure).map(why(Why::Defend)))
+            .or_else(|| fill(&g, side, &dame, &is_dead).map(why(Why::Dame)))
+            .or_else(|| make_room(&mut g, side, &dame, &is_dead).map(why(Why::MakeRoom)));
         match mv {
-            Some(i) => {
+            Some((i, w)) => {
                 let taken = g.play(side, i);
                 captures[side.index()] += taken;
                 for &p in g.captured() {
                     is_dead[p] = false;
                 }
-                played.push((side, i));
+                played.push((side, i, w));
                 passes = 0;
             }
             None => {
@@ -235,7 +265,7 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
         side = side.opponent();
     }
     let mut out = board.clone();
-    for &(c, i) in &played {
+    for &(c, i, _) in &played {
         out.play(c, board.point(i)).expect("a legal finishing move");
     }
     let dead: Vec<Idx> = (0..n)
@@ -564,6 +594,12 @@ mod tests {
             ]
         );
         assert_eq!((f.moves(), f.unsure), (2, Unsure::default()));
+        // Black's dame first, then White's connection, each with the step that chose it.
+        let whys: Vec<(Color, Why)> = f.played.iter().map(|&(c, _, w)| (c, w)).collect();
+        assert_eq!(
+            whys,
+            [(Color::Black, Why::Dame), (Color::White, Why::Defend)]
+        );
         let (area_before, territory_before) = scores(&b, &[]);
         let (area_after, territory_after) = scores(&f.board, &f.dead);
         assert_eq!(territory_after[1], territory_before[1] - 1);

@@ -13,7 +13,7 @@ mod race;
 
 pub use count::{count, count_as_is, Count};
 pub use estimate::{estimate_dead, PLAYOUTS};
-pub use finish::{final_status, finish, FinalStatus, Finished, Unsure};
+pub use finish::{final_status, finish, FinalStatus, Finished, Unsure, Why};
 
 use crate::go::board::{Board, Cell, Color, Idx, Point};
 use crate::sgf::result::{GameResult, RecordInfo, Rules, Winner};

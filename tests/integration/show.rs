@@ -88,7 +88,7 @@ fn show_lists_the_finishing_moves_of_a_counted_record() {
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(
         text.contains(
-            "Finished before counting, the dead stones by the estimate: 2 moves (B D5, W C7), \
+            "Finished before counting, the dead stones by the estimate: 2 moves (B D5 dame, W C7 defend), \
              unsure: order.\n\
              Counted after them: B+14; B+13 if White starts the finishing.\n"
         ),
