@@ -45,6 +45,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         .points()
         .filter(|&i| board.cell(i) == Cell::Empty)
         .collect();
+    let mut end = fast.clone();
     let mut played = PLAYOUTS;
     for k in 0..PLAYOUTS {
         let look = LOOKS.iter().find(|&&(at, _)| at == k);
@@ -54,7 +55,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         }
         empties.clear();
         empties.extend_from_slice(&start_empties);
-        let end = playout(&fast, to_move, &mut rng, &mut empties);
+        playout(&fast, &mut end, to_move, &mut rng, &mut empties);
         for i in end.points() {
             match owner(&end, i) {
                 Some(Color::Black) => black[i] += 1,
@@ -552,10 +553,11 @@ mod tests {
         let corner = b.idx(crate::go::Point::from_sgf("da").unwrap()).unwrap();
         let empties: Vec<Idx> = b.points().filter(|&i| b.cell(i) == Cell::Empty).collect();
         let mut black_kept = 0;
+        let mut end = start.clone();
         for seed in 0..16 {
             let mut rng = Rng::new(seed);
             let mut e = empties.clone();
-            let end = playout(&start, Color::Black, &mut rng, &mut e);
+            playout(&start, &mut end, Color::Black, &mut rng, &mut e);
             black_kept += u32::from(end.cell(corner) == Cell::Stone(Color::Black));
         }
         // Without the sacrifice the group stands at the end of every playout.
@@ -594,10 +596,12 @@ mod tests {
             PLAYOUTS
         ));
         let empties: Vec<Idx> = b.points().filter(|&i| b.cell(i) == Cell::Empty).collect();
+        let mut end = fast.clone();
         let kept = (0..16)
             .filter(|&seed| {
-                let end = playout(
+                playout(
                     &fast,
+                    &mut end,
                     Color::Black,
                     &mut Rng::new(seed),
                     &mut empties.clone(),

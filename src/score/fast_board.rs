@@ -23,7 +23,6 @@ fn one_point(libs: u64, sum: u64, squares: u64) -> bool {
     libs > 0 && libs * squares == sum * sum
 }
 
-#[derive(Clone)]
 pub struct FastBoard {
     size: u8,
     stride: usize,
@@ -48,6 +47,45 @@ pub struct FastBoard {
     /// nothing, and its boards are built and copied for every game.
     mark: Vec<u32>,
     stamp: u32,
+}
+
+/// `clone_from` reuses the target's buffers: the playouts and the race reader copy a board
+/// for every playout and every node they read, and the copies, not the moves, were what
+/// allocated.
+impl Clone for FastBoard {
+    fn clone(&self) -> FastBoard {
+        FastBoard {
+            size: self.size,
+            stride: self.stride,
+            cells: self.cells.clone(),
+            head: self.head.clone(),
+            next: self.next.clone(),
+            stones: self.stones.clone(),
+            plib: self.plib.clone(),
+            lsum: self.lsum.clone(),
+            lsq: self.lsq.clone(),
+            ko: self.ko,
+            captured: self.captured.clone(),
+            mark: self.mark.clone(),
+            stamp: self.stamp,
+        }
+    }
+
+    fn clone_from(&mut self, source: &FastBoard) {
+        self.size = source.size;
+        self.stride = source.stride;
+        self.cells.clone_from(&source.cells);
+        self.head.clone_from(&source.head);
+        self.next.clone_from(&source.next);
+        self.stones.clone_from(&source.stones);
+        self.plib.clone_from(&source.plib);
+        self.lsum.clone_from(&source.lsum);
+        self.lsq.clone_from(&source.lsq);
+        self.ko = source.ko;
+        self.captured.clone_from(&source.captured);
+        self.mark.clone_from(&source.mark);
+        self.stamp = source.stamp;
+    }
 }
 
 impl FastBoard {

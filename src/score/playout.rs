@@ -7,8 +7,8 @@ use super::fast_board::FastBoard;
 use crate::go::board::{Cell, Color, Idx};
 use crate::go::random::Rng;
 
-/// Play from `start`, whose empty points `empties` lists, until both sides pass (or a move
-/// cap for cycles). The policy is random with four rules that keep settled shapes settled:
+/// Play from `start`, whose empty points `empties` lists, on `b` (its buffers reused from
+/// playout to playout) until both sides pass (or a move cap for cycles). The policy is random with four rules that keep settled shapes settled:
 /// capture a block the last move left in atari, else save an own block it put in atari when
 /// extending gives two liberties, never fill a point all of whose neighbours are the mover's
 /// own stones, and never play into atari without capturing (so seki stays seki, and a
@@ -16,11 +16,12 @@ use crate::go::random::Rng;
 /// sacrifice (see `random_move`).
 pub(super) fn playout(
     start: &FastBoard,
+    b: &mut FastBoard,
     to_move: Color,
     rng: &mut Rng,
     empties: &mut Vec<Idx>,
-) -> FastBoard {
-    let mut b = start.clone();
+) {
+    b.clone_from(start);
     let cap = 3 * empties.len() + 50;
     let mut c = to_move;
     let mut passes = 0;
@@ -28,11 +29,11 @@ pub(super) fn playout(
     let mut sacrifices = SACRIFICES;
     for _ in 0..cap {
         let choice = match last
-            .and_then(|l| capture_at(&b, c, l))
-            .or_else(|| last.and_then(|l| escape_at(&mut b, c, l)))
+            .and_then(|l| capture_at(b, c, l))
+            .or_else(|| last.and_then(|l| escape_at(b, c, l)))
         {
             Some(i) => empties.iter().position(|&e| e == i).map(|j| (i, j)),
-            None => random_move(&mut b, c, rng, empties, &mut sacrifices),
+            None => random_move(b, c, rng, empties, &mut sacrifices),
         };
         match choice {
             Some((i, j)) => {
@@ -53,7 +54,6 @@ pub(super) fn playout(
         }
         c = c.opponent();
     }
-    b
 }
 
 /// The liberty that captures the block of the stone at `last`, if that block is in atari.

@@ -24,6 +24,7 @@ pub fn captured_either_way(b: &FastBoard, t: Idx) -> bool {
     let mut r = Reader {
         owner,
         nodes: NODES,
+        spare: Vec::new(),
     };
     !r.defend(&mut b.clone(), t, DEPTH)
 }
@@ -32,9 +33,23 @@ struct Reader {
     /// The colour of the block read.
     owner: Color,
     nodes: u32,
+    /// Boards to copy a position into before a move, one per ply in use, reused so that a
+    /// node costs a copy and no allocation.
+    spare: Vec<FastBoard>,
 }
 
 impl Reader {
+    /// A copy of `b` in a spare board.
+    fn copy(&mut self, b: &FastBoard) -> FastBoard {
+        match self.spare.pop() {
+            Some(mut next) => {
+                next.clone_from(b);
+                next
+            }
+            None => b.clone(),
+        }
+    }
+
     /// Whether the attacker, to move, captures the block of `t`.
     fn attack(&mut self, b: &mut FastBoard, t: Idx, depth: u32) -> bool {
         let a = self.owner.opponent();
@@ -56,9 +71,11 @@ impl Reader {
                 continue;
             }
             self.nodes -= 1;
-            let mut next = b.clone();
+            let mut next = self.copy(b);
             next.play(a, m);
-            if !self.defend(&mut next, t, depth - 1) {
+            let held = self.defend(&mut next, t, depth - 1);
+            self.spare.push(next);
+            if !held {
                 return true;
             }
         }
@@ -91,16 +108,19 @@ impl Reader {
                 .neighbours(m)
                 .into_iter()
                 .any(|n| b.cell(n) == Cell::Stone(self.owner) && b.head(n) == b.head(t));
-            let mut next = b.clone();
+            let mut next = self.copy(b);
             let took = next.play(self.owner, m);
             // An extension that gains no liberty only shortens the target.
             if extends && took == 0 {
                 next.liberties(t, have, &mut after);
                 if after.len() <= have {
+                    self.spare.push(next);
                     continue;
                 }
             }
-            if !self.attack(&mut next, t, depth - 1) {
+            let taken = self.attack(&mut next, t, depth - 1);
+            self.spare.push(next);
+            if !taken {
                 return true;
             }
         }
