@@ -47,9 +47,10 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         .collect();
     let mut end = fast.clone();
     let mut played = PLAYOUTS;
+    let groups = groups(board, protected);
     for k in 0..PLAYOUTS {
         let look = LOOKS.iter().find(|&&(at, _)| at == k);
-        if look.is_some_and(|&(_, share)| settled(board, protected, &black, &white, share)) {
+        if look.is_some_and(|&(_, share)| settled(&groups, &black, &white, share)) {
             played = k;
             break;
         }
@@ -65,7 +66,8 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         }
     }
     let mut dead_blocks = Vec::new();
-    for_each_group(board, protected, &black, &white, |g| {
+    for group in &groups {
+        let g = group.judged(&black, &white);
         if g.lost > g.owned
             || one_small_eye(board, g.stones, g.theirs, played)
             || bent_four_in_the_corner(board, &mut fast, g.stones, g.theirs, played)
@@ -74,8 +76,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
         } else {
             lost_races(&mut fast, g.colour, g.stones, &mut dead_blocks);
         }
-        true
-    });
+    }
     let mut dead = settle(board, dead_blocks);
     dead.sort_unstable();
     dead
@@ -85,11 +86,20 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
 /// stones and the empty regions it touches) went at least `share` percent its owner's way or
 /// the other. The rest of the playouts would not change the verdicts then, and they cost most
 /// of a scored game's time (docs/scoring.md has what stopping early changed).
-fn settled(board: &Board, protected: &[bool], black: &[u32], white: &[u32], share: u32) -> bool {
-    for_each_group(board, protected, black, white, |g| {
+fn settled(groups: &[Group], black: &[u32], white: &[u32], share: u32) -> bool {
+    groups.iter().all(|group| {
+        let g = group.judged(black, white);
         let all = g.owned + g.lost;
         100 * g.owned >= share * all || 100 * g.lost >= share * all
     })
+}
+
+/// A group (blocks sharing a liberty) of no protected stone, and the empty regions it
+/// touches: what the playouts' counts are summed over.
+struct Group {
+    colour: Color,
+    stones: Vec<Idx>,
+    around: Vec<Idx>,
 }
 
 /// A group as the playouts judged it.
@@ -104,18 +114,30 @@ struct Judged<'a> {
     theirs: &'a [u32],
 }
 
-/// Calls `f` with each group (blocks sharing a liberty) of no protected stone, in the order
-/// of their first stones, until `f` returns false; returns whether it never did.
-fn for_each_group(
-    board: &Board,
-    protected: &[bool],
-    black: &[u32],
-    white: &[u32],
-    mut f: impl FnMut(&Judged) -> bool,
-) -> bool {
+impl Group {
+    fn judged<'a>(&'a self, black: &'a [u32], white: &'a [u32]) -> Judged<'a> {
+        let (own, theirs) = match self.colour {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        let points = || self.stones.iter().chain(&self.around);
+        Judged {
+            colour: self.colour,
+            stones: &self.stones,
+            owned: points().map(|&i| own[i]).sum(),
+            lost: points().map(|&i| theirs[i]).sum(),
+            theirs,
+        }
+    }
+}
+
+/// The groups of no protected stone, in the order of their first stones. Found once: the
+/// board does not change while the playouts are looked at.
+fn groups(board: &Board, protected: &[bool]) -> Vec<Group> {
     let cells = board.cell_count();
     let (mut seen, mut near) = (vec![false; cells], vec![false; cells]);
-    let (mut group, mut around) = (Vec::new(), Vec::new());
+    let (mut stones, mut around) = (Vec::new(), Vec::new());
+    let mut out = Vec::new();
     for start in board.points() {
         let Cell::Stone(c) = board.cell(start) else {
             continue;
@@ -123,28 +145,18 @@ fn for_each_group(
         if seen[start] {
             continue;
         }
-        collect_group(board, start, c, &mut seen, &mut group);
-        if group.iter().any(|&i| protected[i]) {
+        collect_group(board, start, c, &mut seen, &mut stones);
+        if stones.iter().any(|&i| protected[i]) {
             continue;
         }
-        surroundings(board, &group, &mut near, &mut around);
-        let (own, theirs) = match c {
-            Color::Black => (black, white),
-            Color::White => (white, black),
-        };
-        let points = || group.iter().chain(&around);
-        let judged = Judged {
+        surroundings(board, &stones, &mut near, &mut around);
+        out.push(Group {
             colour: c,
-            stones: &group,
-            owned: points().map(|&i| own[i]).sum(),
-            lost: points().map(|&i| theirs[i]).sum(),
-            theirs,
-        };
-        if !f(&judged) {
-            return false;
-        }
+            stones: stones.clone(),
+            around: around.clone(),
+        });
     }
-    true
+    out
 }
 
 /// The blocks of a group of `c` the playouts keep alive that lose a capturing race whoever moves
@@ -446,7 +458,7 @@ mod tests {
                 white[i] = LOOKS[0].0 / 2;
             }
         }
-        assert!(settled(&b, &none, &black, &white, 75));
+        assert!(settled(&groups(&b, &none), &black, &white, 75));
         // Black's wall lost in half the playouts: not clear.
         for i in b.points().filter(|&i| b.point(i).x == 1) {
             black[i] = LOOKS[0].0 / 2;
@@ -456,10 +468,10 @@ mod tests {
             black[i] = 0;
             white[i] = LOOKS[0].0;
         }
-        assert!(!settled(&b, &none, &black, &white, 75));
+        assert!(!settled(&groups(&b, &none), &black, &white, 75));
         // Protected stones are not judged.
         let all = vec![true; n];
-        assert!(settled(&b, &all, &black, &white, 75));
+        assert!(settled(&groups(&b, &all), &black, &white, 75));
     }
 
     /// Two walls across a 9×9 board, and a white stone alone in Black's part.
