@@ -23,7 +23,9 @@ trap 'rm -rf "$work"' EXIT
 run() { # threads -> "wall_s games rss_kib" of one run
   # shellcheck disable=SC2086
   /usr/bin/time -f "%e %M" -o "$work/time" "$bin" analyze "$dir" --out "$work/j$1" -j "$1" -q ${BENCH_ARGS:-} 2>"$work/log"
-  local games wall rss; games=$(grep -o '[0-9]* games in' "$work/log" | grep -o '^[0-9]*')
+  # The games are games.csv's rows, as summary.csv counts them: -q prints no summary line.
+  local games wall rss; games=$(awk -F, '$1 == "rows" {print $4}' "$work/j$1/summary.csv")
+  [ -n "$games" ] || { echo "bench: no games counted in run at -j $1" >&2; cat "$work/log" >&2; exit 1; }
   read -r wall rss <"$work/time"
   echo "$wall $games $rss"
 }
