@@ -41,6 +41,37 @@ const TABLE: &[(&str, usize, usize)] = &[
     ("1032", 2, 1),
 ];
 
+/// The virtual own eyes an enclosed empty area of `points` is worth by Tab. 2, with the
+/// owner to move and with the opponent to move; `None` for a shape the table does not list
+/// or an area over six points.
+pub fn shape_worth(board: &Board, points: &[usize]) -> Option<(usize, usize)> {
+    table_worth(&shape_counts(board, points), points.len())
+}
+
+/// Per number of neighbours inside the area (0 to 4), its points.
+fn shape_counts(board: &Board, points: &[usize]) -> [usize; 5] {
+    let mut counts = [0usize; 5];
+    for &p in points {
+        let inside = board
+            .neighbours(p)
+            .iter()
+            .filter(|n| points.contains(n))
+            .count();
+        counts[inside] += 1;
+    }
+    counts
+}
+
+/// Tab. 2's entry for a shape of `size` points with these counts (sizes over 6 unlisted).
+fn table_worth(counts: &[usize; 5], size: usize) -> Option<(usize, usize)> {
+    let key = format!("{}{}{}{}", counts[4], counts[3], counts[2], counts[1]);
+    TABLE
+        .iter()
+        .find(|(s, _, _)| *s == key)
+        .filter(|_| size <= 6)
+        .map(|&(_, down, up)| (down, up))
+}
+
 /// Big own eyes of one colour, and how many enclosed areas were not credited (they hold
 /// opponent stones or touch the edge).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -76,24 +107,14 @@ pub fn find_big_eyes(board: &Board, regions: &Regions) -> BigEyes {
             out.uncredited += 1;
             continue;
         }
-        let mut counts = [0usize; 5];
-        for &p in &r.points {
-            let inside = board
-                .neighbours(p)
-                .iter()
-                .filter(|n| r.points.binary_search(n).is_ok())
-                .count();
-            counts[inside] += 1;
-        }
+        let counts = shape_counts(board, &r.points);
         // Written `a-b-c-d`: a count can pass 9 (b = 11 in a long eye), and the digits
         // alone would read back ambiguously and lose their leading zeros in spreadsheets.
         let shape = format!("{}-{}-{}-{}", counts[4], counts[3], counts[2], counts[1]);
         let size = r.size;
-        let key = format!("{}{}{}{}", counts[4], counts[3], counts[2], counts[1]);
-        let found = TABLE.iter().find(|(s, _, _)| *s == key);
-        let (worth, classified) = match found {
-            Some(&(_, down, up)) if size <= 6 => ((down, up), true),
-            _ => ((1, 1), false),
+        let (worth, classified) = match table_worth(&counts, size) {
+            Some(w) => (w, true),
+            None => ((1, 1), false),
         };
         out.eyes.push(BigEye {
             block: r.blocks[0],

@@ -21,6 +21,7 @@ use super::playout::playout;
 use super::race::captured_either_way;
 use crate::go::board::{Board, Cell, Color, Idx};
 use crate::go::random::{Fnv1a, Rng};
+use crate::life::big_eyes::shape_worth;
 
 /// Playouts per position: more were no more accurate on kgs-6d-2017 at twice the time, fewer
 /// were less accurate (docs/scoring.md has the figures).
@@ -68,7 +69,7 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     let mut dead_blocks = Vec::new();
     for group in &groups {
         let g = group.judged(&black, &white);
-        if g.lost > g.owned
+        if (g.lost > g.owned && !has_two_eyes(board, &mut fast, g.stones, g.colour))
             || one_small_eye(board, g.stones, g.theirs, played)
             || bent_four_in_the_corner(board, &mut fast, g.stones, g.theirs, played)
         {
@@ -175,6 +176,103 @@ fn lost_races(fast: &mut FastBoard, c: Color, group: &[Idx], dead: &mut Vec<(Col
             dead.push((c, fast.stones(g)));
         }
     }
+}
+
+/// Whether `group` (of `c`) has two eyes' worth of empty areas that its own colour alone walls
+/// in, each held by blocks of two liberties or more with one outside the area: a one-point
+/// area counts when it cannot be made a false eye (no diagonal point other than an own stone
+/// on the edge, at most one inside), a larger one by the big-eye table with the opponent to
+/// move (one eye on the edge, or for a shape the table does not list). The playouts' random
+/// policy does not answer a move inside an eye shape, so they can lose a large group that has
+/// this much eye space, and that misreading costs a count the group's whole area. Areas whose
+/// walls have no liberty outside them are left to the playouts: counting them too spared the
+/// scattered stones of dead groups inside the opponent's area (docs/scoring.md).
+fn has_two_eyes(board: &Board, fast: &mut FastBoard, group: &[Idx], c: Color) -> bool {
+    let mut seen = vec![false; board.cell_count()];
+    let (mut area, mut libs) = (Vec::new(), Vec::new());
+    let mut eyes = 0;
+    for &s in group {
+        for start in board.neighbours(s) {
+            if board.cell(start) != Cell::Empty || seen[start] {
+                continue;
+            }
+            let walled = walled_area(board, start, c, &mut seen, &mut area);
+            // More liberties than the area has points: one of them lies outside it.
+            let mut held = || {
+                area.iter().flat_map(|&p| board.neighbours(p)).all(|n| {
+                    board.cell(n) != Cell::Stone(c) || {
+                        fast.liberties(n, area.len() + 1, &mut libs);
+                        libs.len() >= 2 && libs.iter().any(|l| !area.contains(l))
+                    }
+                })
+            };
+            if !walled || !held() {
+                continue;
+            }
+            eyes += match area[..] {
+                [p] => usize::from(real_eye(board, p, c)),
+                _ if area.iter().any(|&p| on_edge(board, p)) => 1,
+                _ => shape_worth(board, &area).map_or(1, |(_, opponent_first)| opponent_first),
+            };
+            if eyes >= 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The empty area connected to the empty `start`, into `area`; whether no opponent stone
+/// borders it.
+fn walled_area(
+    board: &Board,
+    start: Idx,
+    c: Color,
+    seen: &mut [bool],
+    area: &mut Vec<Idx>,
+) -> bool {
+    area.clear();
+    area.push(start);
+    seen[start] = true;
+    let mut walled = true;
+    let mut k = 0;
+    while k < area.len() {
+        for n in board.neighbours(area[k]) {
+            match board.cell(n) {
+                Cell::Empty if !seen[n] => {
+                    seen[n] = true;
+                    area.push(n);
+                }
+                Cell::Stone(o) if o != c => walled = false,
+                _ => {}
+            }
+        }
+        k += 1;
+    }
+    walled
+}
+
+/// The four diagonal points of `i` in the padded array (walls off the board).
+fn diagonals(board: &Board, i: Idx) -> [Idx; 4] {
+    let s = board.stride();
+    [i - s - 1, i - s + 1, i + s - 1, i + s + 1]
+}
+
+fn on_edge(board: &Board, i: Idx) -> bool {
+    board
+        .neighbours(i)
+        .into_iter()
+        .any(|n| board.cell(n) == Cell::Wall)
+}
+
+/// Whether the one-point eye of `c` at `i` stays an eye whatever the opponent plays on its
+/// diagonals: on the edge all of them are `c`'s stones, inside all but one.
+fn real_eye(board: &Board, i: Idx, c: Color) -> bool {
+    let not_own = diagonals(board, i)
+        .into_iter()
+        .filter(|&d| !matches!(board.cell(d), Cell::Wall) && board.cell(d) != Cell::Stone(c))
+        .count();
+    not_own <= usize::from(!on_edge(board, i))
 }
 
 /// Eye spaces up to this many points (opponent stones inside included) make one eye at most.
@@ -532,6 +630,105 @@ mod tests {
             .iter()
             .map(|p| b.idx(crate::go::Point::from_sgf(p).unwrap()).unwrap())
             .collect()
+    }
+
+    fn at(b: &Board, p: &str) -> Idx {
+        b.idx(crate::go::Point::from_sgf(p).unwrap()).unwrap()
+    }
+
+    fn black(b: &Board) -> Vec<Idx> {
+        b.points()
+            .filter(|&i| b.cell(i) == Cell::Stone(Color::Black))
+            .collect()
+    }
+
+    /// Two one-point eyes inside Black's wall are two eyes; cut the wall beside one of
+    /// them with White's stones on two of its diagonals and it is a false eye, held by a
+    /// stone in atari: one eye.
+    #[test]
+    fn two_real_eyes_and_a_false_one() {
+        let two = Board::from_ascii(
+            ".OOOOOOO.
+             .OXXXXXO.
+             .OX.X.XO.
+             .OXXXXXO.
+             .OOOOOOO.
+             .........
+             .........
+             .........
+             .........",
+        );
+        let mut fast = FastBoard::from_board(&two);
+        assert!(real_eye(&two, at(&two, "dc"), Color::Black));
+        assert!(has_two_eyes(&two, &mut fast, &black(&two), Color::Black));
+        let false_eye = Board::from_ascii(
+            ".OOOOOOO.
+             .OXXXOOO.
+             .OX.X.XO.
+             .OXXXOOO.
+             .OOOOOOO.
+             .........
+             .........
+             .........
+             .........",
+        );
+        let mut fast = FastBoard::from_board(&false_eye);
+        assert!(real_eye(&false_eye, at(&false_eye, "dc"), Color::Black));
+        assert!(!real_eye(&false_eye, at(&false_eye, "fc"), Color::Black));
+        assert!(!has_two_eyes(
+            &false_eye,
+            &mut fast,
+            &black(&false_eye),
+            Color::Black
+        ));
+    }
+
+    /// A straight four is two eyes by the big-eye table whoever moves; a one-point eye on the
+    /// edge with an empty diagonal is not an eye yet.
+    #[test]
+    fn a_straight_four_is_two_eyes_and_an_open_edge_point_none() {
+        let four = Board::from_ascii(
+            ".........
+             .XXXXXX..
+             .X....X..
+             .XXXXXX..
+             .........
+             .........
+             .........
+             .........
+             .........",
+        );
+        let mut fast = FastBoard::from_board(&four);
+        assert!(has_two_eyes(&four, &mut fast, &black(&four), Color::Black));
+        // Walled in by White, the ring's only liberties are the area: left to the playouts.
+        let closed = Board::from_ascii(
+            "OOOOOOOO.
+             OXXXXXXO.
+             OX....XO.
+             OXXXXXXO.
+             OOOOOOOO.
+             .........
+             .........
+             .........
+             .........",
+        );
+        let mut fast = FastBoard::from_board(&closed);
+        assert!(!has_two_eyes(
+            &closed,
+            &mut fast,
+            &black(&closed),
+            Color::Black
+        ));
+        let edge = Board::from_ascii(
+            "X.XO.
+             .XXO.
+             XXOO.
+             OOO..
+             .....",
+        );
+        assert!(!real_eye(&edge, at(&edge, "ba"), Color::Black));
+        let mut fast = FastBoard::from_board(&edge);
+        assert!(!has_two_eyes(&edge, &mut fast, &black(&edge), Color::Black));
     }
 
     #[test]
