@@ -182,7 +182,8 @@ fn lost_races(fast: &mut FastBoard, c: Color, group: &[Idx], dead: &mut Vec<(Col
 /// in, each held by blocks of two liberties or more with one outside the area: a one-point
 /// area counts when it cannot be made a false eye (no diagonal point other than an own stone
 /// on the edge, at most one inside), a larger one by the big-eye table with the opponent to
-/// move (one eye on the edge, or for a shape the table does not list). The playouts' random
+/// move (one eye in a corner, where the bent four has a straight four's counts, or for a
+/// shape the table does not list). The playouts' random
 /// policy does not answer a move inside an eye shape, so they can lose a large group that has
 /// this much eye space, and that misreading costs a count the group's whole area. Areas whose
 /// walls have no liberty outside them are left to the playouts: counting them too spared the
@@ -211,7 +212,7 @@ fn has_two_eyes(board: &Board, fast: &mut FastBoard, group: &[Idx], c: Color) ->
             }
             eyes += match area[..] {
                 [p] => usize::from(real_eye(board, p, c)),
-                _ if area.iter().any(|&p| on_edge(board, p)) => 1,
+                _ if area.iter().any(|&p| in_corner(board, p)) => 1,
                 _ => shape_worth(board, &area).map_or(1, |(_, opponent_first)| opponent_first),
             };
             if eyes >= 2 {
@@ -256,6 +257,16 @@ fn walled_area(
 fn diagonals(board: &Board, i: Idx) -> [Idx; 4] {
     let s = board.stride();
     [i - s - 1, i - s + 1, i + s - 1, i + s + 1]
+}
+
+/// Whether `i` is a corner point (two walls beside it).
+fn in_corner(board: &Board, i: Idx) -> bool {
+    board
+        .neighbours(i)
+        .into_iter()
+        .filter(|&n| board.cell(n) == Cell::Wall)
+        .count()
+        >= 2
 }
 
 fn on_edge(board: &Board, i: Idx) -> bool {
@@ -729,6 +740,39 @@ mod tests {
         assert!(!real_eye(&edge, at(&edge, "ba"), Color::Black));
         let mut fast = FastBoard::from_board(&edge);
         assert!(!has_two_eyes(&edge, &mut fast, &black(&edge), Color::Black));
+    }
+
+    /// Along the edge a straight four is two eyes too; the same shape bent into the corner
+    /// (the bent four) has the same counts in the big-eye table and is one eye at most.
+    #[test]
+    fn a_straight_four_on_the_edge_and_a_bent_four_in_the_corner() {
+        let straight = Board::from_ascii(
+            "X....X.
+             XXXXXX.
+             .......
+             OOOOOOO
+             .......
+             .......
+             .......",
+        );
+        let mut fast = FastBoard::from_board(&straight);
+        assert!(has_two_eyes(
+            &straight,
+            &mut fast,
+            &black(&straight),
+            Color::Black
+        ));
+        let bent = Board::from_ascii(
+            "...X...
+             .XXX...
+             XX.....
+             .......
+             OOOOOOO
+             .......
+             .......",
+        );
+        let mut fast = FastBoard::from_board(&bent);
+        assert!(!has_two_eyes(&bent, &mut fast, &black(&bent), Color::Black));
     }
 
     #[test]
