@@ -183,11 +183,11 @@ fn lost_races(fast: &mut FastBoard, c: Color, group: &[Idx], dead: &mut Vec<(Col
 /// area counts when it cannot be made a false eye (no diagonal point other than an own stone
 /// on the edge, at most one inside), a larger one by the big-eye table with the opponent to
 /// move (one eye in a corner, where the bent four has a straight four's counts, or for a
-/// shape the table does not list). The playouts' random
-/// policy does not answer a move inside an eye shape, so they can lose a large group that has
-/// this much eye space, and that misreading costs a count the group's whole area. Areas whose
-/// walls have no liberty outside them are left to the playouts: counting them too spared the
-/// scattered stones of dead groups inside the opponent's area (docs/scoring.md).
+/// shape the table does not list). The playouts' random policy does not answer a move inside
+/// an eye shape, so they can lose a large group that has this much eye space, and that
+/// misreading costs a count the group's whole area. Areas whose walls have no liberty outside
+/// them are left to the playouts: counting them too spared the scattered stones of dead
+/// groups inside the opponent's area (docs/scoring.md).
 fn has_two_eyes(board: &Board, fast: &mut FastBoard, group: &[Idx], c: Color) -> bool {
     let mut seen = vec![false; board.cell_count()];
     let (mut area, mut libs) = (Vec::new(), Vec::new());
@@ -269,6 +269,7 @@ fn in_corner(board: &Board, i: Idx) -> bool {
         >= 2
 }
 
+/// Whether `i` is on the edge (a wall beside it).
 fn on_edge(board: &Board, i: Idx) -> bool {
     board
         .neighbours(i)
