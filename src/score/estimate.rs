@@ -648,10 +648,13 @@ mod tests {
         b.idx(crate::go::Point::from_sgf(p).unwrap()).unwrap()
     }
 
-    fn black(b: &Board) -> Vec<Idx> {
-        b.points()
+    /// `has_two_eyes` of all Black's stones on `b`.
+    fn black_has_two_eyes(b: &Board) -> bool {
+        let black: Vec<Idx> = b
+            .points()
             .filter(|&i| b.cell(i) == Cell::Stone(Color::Black))
-            .collect()
+            .collect();
+        has_two_eyes(b, &mut FastBoard::from_board(b), &black, Color::Black)
     }
 
     /// Two one-point eyes inside Black's wall are two eyes; cut the wall beside one of
@@ -670,9 +673,8 @@ mod tests {
              .........
              .........",
         );
-        let mut fast = FastBoard::from_board(&two);
         assert!(real_eye(&two, at(&two, "dc"), Color::Black));
-        assert!(has_two_eyes(&two, &mut fast, &black(&two), Color::Black));
+        assert!(black_has_two_eyes(&two));
         let false_eye = Board::from_ascii(
             ".OOOOOOO.
              .OXXXOOO.
@@ -684,15 +686,9 @@ mod tests {
              .........
              .........",
         );
-        let mut fast = FastBoard::from_board(&false_eye);
         assert!(real_eye(&false_eye, at(&false_eye, "dc"), Color::Black));
         assert!(!real_eye(&false_eye, at(&false_eye, "fc"), Color::Black));
-        assert!(!has_two_eyes(
-            &false_eye,
-            &mut fast,
-            &black(&false_eye),
-            Color::Black
-        ));
+        assert!(!black_has_two_eyes(&false_eye));
     }
 
     /// A straight four is two eyes by the big-eye table whoever moves; a one-point eye on the
@@ -710,8 +706,7 @@ mod tests {
              .........
              .........",
         );
-        let mut fast = FastBoard::from_board(&four);
-        assert!(has_two_eyes(&four, &mut fast, &black(&four), Color::Black));
+        assert!(black_has_two_eyes(&four));
         // Walled in by White, the ring's only liberties are the area: left to the playouts.
         let closed = Board::from_ascii(
             "OOOOOOOO.
@@ -724,13 +719,7 @@ mod tests {
              .........
              .........",
         );
-        let mut fast = FastBoard::from_board(&closed);
-        assert!(!has_two_eyes(
-            &closed,
-            &mut fast,
-            &black(&closed),
-            Color::Black
-        ));
+        assert!(!black_has_two_eyes(&closed));
         let edge = Board::from_ascii(
             "X.XO.
              .XXO.
@@ -739,8 +728,7 @@ mod tests {
              .....",
         );
         assert!(!real_eye(&edge, at(&edge, "ba"), Color::Black));
-        let mut fast = FastBoard::from_board(&edge);
-        assert!(!has_two_eyes(&edge, &mut fast, &black(&edge), Color::Black));
+        assert!(!black_has_two_eyes(&edge));
     }
 
     /// Along the edge a straight four is two eyes too; the same shape bent into the corner
@@ -756,13 +744,7 @@ mod tests {
              .......
              .......",
         );
-        let mut fast = FastBoard::from_board(&straight);
-        assert!(has_two_eyes(
-            &straight,
-            &mut fast,
-            &black(&straight),
-            Color::Black
-        ));
+        assert!(black_has_two_eyes(&straight));
         let bent = Board::from_ascii(
             "...X...
              .XXX...
@@ -772,8 +754,7 @@ mod tests {
              .......
              .......",
         );
-        let mut fast = FastBoard::from_board(&bent);
-        assert!(!has_two_eyes(&bent, &mut fast, &black(&bent), Color::Black));
+        assert!(!black_has_two_eyes(&bent));
     }
 
     #[test]

@@ -8,10 +8,11 @@ use crate::go::board::{Cell, Color, Idx};
 use crate::go::random::Rng;
 
 /// Play from `start`, whose empty points `empties` lists, on `b` (its buffers reused from
-/// playout to playout) until both sides pass (or a move cap for cycles). The policy is random with four rules that keep settled shapes settled:
-/// capture a block the last move left in atari, else save an own block it put in atari when
-/// extending gives two liberties, never fill a point all of whose neighbours are the mover's
-/// own stones, and never play into atari without capturing (so seki stays seki, and a
+/// playout to playout) until both sides pass (or a move cap for cycles). The policy is random
+/// with four rules that keep settled shapes settled: capture a block the last move left in
+/// atari, else save an own block it put in atari when extending gives two liberties, never
+/// fill a point all of whose neighbours are the mover's own stones, and never play into atari
+/// without capturing (so seki stays seki, and a
 /// living group does not fill its own liberties) unless nothing else is left but a small
 /// sacrifice (see `random_move`).
 pub(super) fn playout(
