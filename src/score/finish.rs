@@ -17,7 +17,10 @@
 //!    fill to put a block of its own in atari; never one that leaves its own block with one
 //!    liberty or an opponent block that lives with no way to save it;
 //! 5. else captures dead stones in atari that keep it from filling a dame (`make_room`);
-//! 6. else passes; two passes in a row end it.
+//! 6. else passes; two passes in a row end it, unless the dame found again then are new
+//!    (the inner points of a neutral region touch both colours once its border is filled):
+//!    then the steps go on. A record whose first passes leave open borders is not filled
+//!    further (`Finishing::run`).
 //!
 //! Dead stones stay on the board while this runs, as they do in a game: they take liberties
 //! from the walls around them, and a wall short of liberties must capture them or connect
@@ -26,6 +29,7 @@
 
 use super::count::EmptyRegions;
 use super::fast_board::FastBoard;
+use super::OPEN_BORDERS;
 use crate::go::board::{Board, Cell, Color, Idx};
 
 /// What made a finish uncertain: the count that follows may differ from the players'.
@@ -217,8 +221,7 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
         bare.setup(board.point(i), None).expect("on-board point");
     }
     let regions = EmptyRegions::find(&bare);
-    let dame = regions.dame.clone();
-    let mut g = FastBoard::from_board(board);
+    let g = FastBoard::from_board(board);
     // Stones of blocks called alive that the record leaves in atari, but not by dead stones.
     let mut left_in_atari = vec![false; n];
     for i in board.points() {
@@ -233,59 +236,150 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
             stones.iter().for_each(|&s| left_in_atari[s] = true);
         }
     }
-    let mut played: Vec<(Color, Idx, Why)> = Vec::new();
-    let mut unsure = Unsure::default();
-    let mut captures = [0u32; 2];
-    let mut side = to_move;
-    let mut passes = 0;
-    let limit = MOVES_PER_POINT * usize::from(board.size()) * usize::from(board.size());
-    while passes < 2 && played.len() < limit {
-        let why = |w: Why| move |i: Idx| (i, w);
-        let mv = save(&mut g, side, &is_dead, &mut unsure)
-            .map(why(Why::Save))
-            .or_else(|| capture(&g, side, &left_in_atari).map(why(Why::Capture)))
-            .or_else(|| defend(&mut g, side, &is_dead, &mut unsure).map(why(Why::Defend)))
-            .or_else(|| fill(&g, side, &dame, &is_dead).map(why(Why::Dame)))
-            .or_else(|| make_room(&mut g, side, &dame, &is_dead).map(why(Why::MakeRoom)));
-        match mv {
-            Some((i, w)) => {
-                let taken = g.play(side, i);
-                captures[side.index()] += taken;
-                for &p in g.captured() {
-                    is_dead[p] = false;
+    let mut f = Finishing {
+        start: board,
+        open: None,
+        regions,
+        left_in_atari: &left_in_atari,
+        limit: MOVES_PER_POINT * usize::from(board.size()) * usize::from(board.size()),
+        g,
+        is_dead,
+        played: Vec::new(),
+        unsure: Unsure::default(),
+        captures: [0, 0],
+    };
+    f.run(to_move);
+    f.into_finished()
+}
+
+/// A finish under way: the position the finishing moves made, what is still dead, and what
+/// was played.
+struct Finishing<'a> {
+    /// The record's final position, where the finish started.
+    start: &'a Board,
+    /// The empty regions of the position with its dead stones removed: its dame, and who
+    /// owns each point. Found again whenever both sides pass (`run`).
+    regions: EmptyRegions,
+    /// Stones of blocks called alive that the record left in atari (`capture`).
+    left_in_atari: &'a [bool],
+    /// Neutral points that no dame fill reached when both sides first passed.
+    open: Option<u32>,
+    /// No finish plays more stones than this.
+    limit: usize,
+    g: FastBoard,
+    is_dead: Vec<bool>,
+    played: Vec<(Color, Idx, Why)>,
+    unsure: Unsure,
+    captures: [u32; 2],
+}
+
+impl Finishing<'_> {
+    /// Steps 1–5 in turn from `side` until both sides pass. Then the dame are found again:
+    /// filling the points of a neutral region that touch both colours leaves its inner
+    /// points touching both, and a fill there can still force a teire. The steps go on while
+    /// that finds new dame, unless the first passes left open borders (`open`): a record
+    /// stopped mid-game, whose open areas no filling of the players' can be guessed for.
+    fn run(&mut self, mut side: Color) {
+        let mut passes = 0;
+        // How many stones stood played when the dame were last found.
+        let mut found_after = None;
+        while self.played.len() < self.limit {
+            if passes == 2 {
+                if found_after == Some(self.played.len()) {
+                    break;
                 }
-                played.push((side, i, w));
+                found_after = Some(self.played.len());
+                let regions = EmptyRegions::find(&self.settled());
+                let open = *self.open.get_or_insert(regions.kept_count());
+                if open >= OPEN_BORDERS || regions.dame == self.regions.dame {
+                    break;
+                }
+                self.regions = regions;
                 passes = 0;
             }
-            None => {
-                g.pass();
-                passes += 1;
+            match self.choose(side) {
+                Some((i, why)) => {
+                    self.play(side, i, why);
+                    passes = 0;
+                }
+                None => {
+                    self.g.pass();
+                    passes += 1;
+                }
             }
+            side = side.opponent();
         }
-        side = side.opponent();
     }
-    let mut out = board.clone();
-    for &(c, i, _) in &played {
-        out.play(c, board.point(i)).expect("a legal finishing move");
+
+    /// The move of steps 1–5 for `side`, with the step that chose it.
+    fn choose(&mut self, side: Color) -> Option<(Idx, Why)> {
+        let dame = &self.regions.dame;
+        let why = |w: Why| move |i: Idx| (i, w);
+        save(&mut self.g, side, &self.is_dead, &mut self.unsure)
+            .map(why(Why::Save))
+            .or_else(|| capture(&self.g, side, self.left_in_atari).map(why(Why::Capture)))
+            .or_else(|| {
+                defend(&mut self.g, side, &self.is_dead, &mut self.unsure).map(why(Why::Defend))
+            })
+            .or_else(|| fill(&self.g, side, dame, &self.is_dead).map(why(Why::Dame)))
+            .or_else(|| make_room(&mut self.g, side, dame, &self.is_dead).map(why(Why::MakeRoom)))
     }
-    let dead: Vec<Idx> = (0..n)
-        .filter(|&i| is_dead[i] && out.cell(i) != Cell::Empty)
-        .collect();
-    unsure.seki = dame
-        .iter()
-        .any(|&i| g.cell(i) == Cell::Empty && regions.owner(i).is_none());
-    let mut settled = out.clone();
-    for &i in &dead {
-        settled.setup(out.point(i), None).expect("on-board point");
+
+    /// Plays `side` at `i`. Dead stones it captures are off the board, so no longer dead.
+    fn play(&mut self, side: Color, i: Idx, why: Why) {
+        self.captures[side.index()] += self.g.play(side, i);
+        for &p in self.g.captured() {
+            self.is_dead[p] = false;
+        }
+        self.played.push((side, i, why));
     }
-    let open = EmptyRegions::find(&settled).kept_count();
-    Finished {
-        board: out,
-        dead,
-        captures,
-        played,
-        unsure,
-        open,
+
+    /// The record's final position with the finishing moves played.
+    fn board(&self) -> Board {
+        let mut out = self.start.clone();
+        for &(c, i, _) in &self.played {
+            out.play(c, self.start.point(i))
+                .expect("a legal finishing move");
+        }
+        out
+    }
+
+    /// The position now, with the dead stones still standing removed.
+    fn settled(&self) -> Board {
+        let out = self.board();
+        let mut settled = out.clone();
+        for i in self.dead(&out) {
+            settled.setup(out.point(i), None).expect("on-board point");
+        }
+        settled
+    }
+
+    /// The dead stones still standing on `out`, in index order.
+    fn dead(&self, out: &Board) -> Vec<Idx> {
+        (0..out.cell_count())
+            .filter(|&i| self.is_dead[i] && out.cell(i) != Cell::Empty)
+            .collect()
+    }
+
+    fn into_finished(mut self) -> Finished {
+        let out = self.board();
+        let dead = self.dead(&out);
+        self.unsure.seki = self
+            .regions
+            .dame
+            .iter()
+            .any(|&i| self.g.cell(i) == Cell::Empty && self.regions.owner(i).is_none());
+        let open = self
+            .open
+            .unwrap_or_else(|| EmptyRegions::find(&self.settled()).kept_count());
+        Finished {
+            board: out,
+            dead,
+            captures: self.captures,
+            played: self.played,
+            unsure: self.unsure,
+            open,
+        }
     }
 }
 
@@ -606,6 +700,60 @@ mod tests {
         assert_eq!(territory_after[0], territory_before[0]);
         // The dame went to Black: one area point more, the teire changes White's nothing.
         assert_eq!(area_after, [area_before[0] + 1, area_before[1]]);
+    }
+
+    /// A neutral region of four points between the walls, D8 E8 E7 E6: its inner point E8
+    /// touches Black's stones only until the points around it are filled, and is a dame
+    /// then. The finish looks for dame again once both sides pass, so E8 is filled either
+    /// way. White filling it leaves Black's three stones at the top with one liberty, and
+    /// Black must connect at F9, inside its own area: a draw at komi 0 where counting E8 as
+    /// no one's gave Black a point. When White starts, Black gets to E8 first and keeps the
+    /// point. Area counting is the same either way.
+    #[test]
+    fn the_inner_point_of_a_neutral_region_is_a_dame_once_its_border_is_filled() {
+        let b = Board::from_ascii(
+            ".OXXX.X..
+             O.O..X.X.
+             .O.O.X.X.
+             OO.O.XX..
+             .OO.OX.X.
+             OOOOOXXXX
+             ....OX...
+             ....OX...
+             ....OX...",
+        );
+        let moves = |f: &Finished| -> Vec<(Color, String, Why)> {
+            f.played
+                .iter()
+                .map(|&(c, i, w)| (c, b.point(i).to_string(), w))
+                .collect()
+        };
+        let dame = |c: Color, p: &str| (c, p.to_string(), Why::Dame);
+        let (black, white) = (Color::Black, Color::White);
+        let f = finish(&b, &[], black);
+        assert_eq!(
+            moves(&f),
+            [
+                dame(black, "db"),
+                dame(white, "ec"),
+                dame(black, "ed"),
+                dame(white, "eb"),
+                (black, "fa".to_string(), Why::Save),
+            ]
+        );
+        assert_eq!(scores(&f.board, &f.dead), ([41, 40], [19, 19]));
+        let g = finish(&b, &[], white);
+        assert_eq!(
+            moves(&g),
+            [
+                dame(white, "db"),
+                dame(black, "ec"),
+                dame(white, "ed"),
+                dame(black, "eb"),
+            ]
+        );
+        assert_eq!(scores(&g.board, &g.dead), ([41, 40], [20, 19]));
+        assert_eq!((f.unsure, g.unsure), (Unsure::default(), Unsure::default()));
     }
 
     /// The record stops with White's stone at cb in atari inside Black's wall, and the
