@@ -240,8 +240,7 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
         start: board,
         open: None,
         regions,
-        left_in_atari: &left_in_atari,
-        limit: MOVES_PER_POINT * usize::from(board.size()) * usize::from(board.size()),
+        left_in_atari,
         g,
         is_dead,
         played: Vec::new(),
@@ -261,11 +260,9 @@ struct Finishing<'a> {
     /// owns each point. Found again whenever both sides pass (`run`).
     regions: EmptyRegions,
     /// Stones of blocks called alive that the record left in atari (`capture`).
-    left_in_atari: &'a [bool],
+    left_in_atari: Vec<bool>,
     /// Neutral points that no dame fill reached when both sides first passed.
     open: Option<u32>,
-    /// No finish plays more stones than this.
-    limit: usize,
     g: FastBoard,
     is_dead: Vec<bool>,
     played: Vec<(Color, Idx, Why)>,
@@ -283,7 +280,8 @@ impl Finishing<'_> {
         let mut passes = 0;
         // How many stones stood played when the dame were last found.
         let mut found_after = None;
-        while self.played.len() < self.limit {
+        let limit = MOVES_PER_POINT * usize::from(self.start.size()).pow(2);
+        while self.played.len() < limit {
             if passes == 2 {
                 if found_after == Some(self.played.len()) {
                     break;
@@ -317,7 +315,7 @@ impl Finishing<'_> {
         let why = |w: Why| move |i: Idx| (i, w);
         save(&mut self.g, side, &self.is_dead, &mut self.unsure)
             .map(why(Why::Save))
-            .or_else(|| capture(&self.g, side, self.left_in_atari).map(why(Why::Capture)))
+            .or_else(|| capture(&self.g, side, &self.left_in_atari).map(why(Why::Capture)))
             .or_else(|| {
                 defend(&mut self.g, side, &self.is_dead, &mut self.unsure).map(why(Why::Defend))
             })
