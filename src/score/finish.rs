@@ -11,7 +11,7 @@
 //! 2. else captures an opponent block the record left in atari that its owner could not
 //!    save (`capture`);
 //! 3. else, when the opponent could play on one of the two liberties of a block of its own
-//!    and leave it in atari beyond saving, connects first (`defend`);
+//!    and leave it in atari beyond saving, at once or by a ladder, connects first (`defend`);
 //! 4. else fills a dame (`fill`): first one that puts an opponent block in atari (the
 //!    opponent must answer, often inside its own territory), then one the opponent would
 //!    fill to put a block of its own in atari; never one that leaves its own block with one
@@ -485,7 +485,8 @@ fn snapped_back(g: &FastBoard, c: Color, l: Idx) -> bool {
 
 /// A move of `side` that keeps a block of its own with two liberties from being killed: the
 /// opponent could play on one of them without being captured at once (it keeps two
-/// liberties, or captures) and leave the block in atari with no way to save it. Such a block
+/// liberties, or captures) and leave the block in atari with no way to save it, at once or
+/// down a ladder (`killable`). Such a block
 /// is short of liberties (a cutting point or a false eye inside the wall, dead stones beside
 /// it), and its owner connects first: inside its own area that is teire. The move is the first
 /// that leaves no such attack, of the two liberties, then the liberties of the opponent
@@ -502,7 +503,7 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure)
             continue;
         }
         let pair = [libs[0], libs[1]];
-        if !killable(g, h, side, pair) {
+        if !killable(g, h, side, pair, is_dead) {
             continue;
         }
         let mut defended = None;
@@ -513,7 +514,8 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure)
             let mut after = g.clone();
             after.play(side, x);
             after.liberties(h, 2, &mut libs);
-            if libs.len() > 2 || (libs.len() == 2 && !killable(&after, h, side, [libs[0], libs[1]]))
+            if libs.len() > 2
+                || (libs.len() == 2 && !killable(&after, h, side, [libs[0], libs[1]], is_dead))
             {
                 defended = Some(x);
                 break;
@@ -555,8 +557,25 @@ fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> 
 }
 
 /// Whether the opponent, playing on one of the two liberties `pair` of `side`'s block at `h`,
-/// leaves it in atari with no saving move, without being left in atari itself.
-fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
+/// leaves it in atari beyond saving without being left in atari itself: no saving move, or
+/// every one leaves the block with two liberties that are killable the same way (a ladder),
+/// read `LADDER_PLIES` deep. Only one ply when dead opponent stones stand beside the block:
+/// the owner takes those when they press, and a read that lets them chase the block calls
+/// walls killable that the players left as they were.
+fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2], is_dead: &[bool]) -> bool {
+    let o = side.opponent();
+    let by_dead = g.stones(h).into_iter().any(|s| {
+        g.neighbours(s)
+            .into_iter()
+            .any(|n| g.cell(n) == Cell::Stone(o) && is_dead[n])
+    });
+    killable_within(g, h, side, pair, if by_dead { 0 } else { LADDER_PLIES })
+}
+
+/// How many times `killable` follows a saved block that is left with two liberties.
+const LADDER_PLIES: u32 = 8;
+
+fn killable_within(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth: u32) -> bool {
     let o = side.opponent();
     pair.into_iter().any(|x| {
         if !g.is_legal(o, x) || g.self_atari(o, x) {
@@ -564,10 +583,47 @@ fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
         }
         let mut after = g.clone();
         after.play(o, x);
-        after.cell(h) == Cell::Stone(side)
-            && after.in_atari(h)
-            && saving_move(&mut after, h, side, &mut Unsure::default()).is_none()
+        if after.cell(h) != Cell::Stone(side) || !after.in_atari(h) {
+            return false;
+        }
+        let saves = saving_moves(&mut after, h, side);
+        saves.is_empty()
+            || depth > 0
+                && saves.iter().all(|&s| {
+                    let mut saved = after.clone();
+                    saved.play(side, s);
+                    let mut libs = Vec::new();
+                    saved.liberties(h, 2, &mut libs);
+                    libs.len() < 2
+                        || (libs.len() == 2
+                            && killable_within(&saved, h, side, [libs[0], libs[1]], depth - 1))
+                })
     })
+}
+
+/// Every move that may save `side`'s block at `h`, in atari: captures of the opponent blocks
+/// beside it in atari, and the extension, none of them snapped back.
+fn saving_moves(g: &mut FastBoard, h: Idx, side: Color) -> Vec<Idx> {
+    let mut around = Vec::new();
+    let mut out = Vec::new();
+    g.neighbour_blocks(h, side.opponent(), &mut around);
+    for &o in &around {
+        if g.in_atari(o) {
+            let l = g.atari_liberty(o);
+            if g.is_legal(side, l) && !snapped_back(g, side, l) && !out.contains(&l) {
+                out.push(l);
+            }
+        }
+    }
+    let l = g.atari_liberty(h);
+    if g.is_legal(side, l)
+        && !g.self_atari(side, l)
+        && !snapped_back(g, side, l)
+        && !out.contains(&l)
+    {
+        out.push(l);
+    }
+    out
 }
 
 /// The move that saves `side`'s block at `h`, in atari: capturing an opponent block beside it
@@ -752,6 +808,38 @@ mod tests {
         );
         assert_eq!(scores(&g.board, &g.dead), ([41, 40], [20, 19]));
         assert_eq!((f.unsure, g.unsure), (Unsure::default(), Unsure::default()));
+    }
+
+    /// White's stone at bb has two liberties. Black at bc leaves it in atari, and White's one
+    /// way out, cb, gives it two liberties again; Black at db then leaves no way out at all
+    /// (White ca is self-atari): a ladder. One ply of reading calls the stone safe; the
+    /// ladder read calls it killable, and White, to move, connects first. With Black's stone
+    /// beside it dead the read stops at one ply.
+    #[test]
+    fn a_block_caught_in_a_ladder_is_defended() {
+        let b = Board::from_ascii(
+            ".X.....
+             XO.....
+             ..X....
+             .......
+             .......
+             .......
+             .......",
+        );
+        let g = FastBoard::from_board(&b);
+        let bb = at(&b, "bb");
+        let pair = [at(&b, "cb"), at(&b, "bc")];
+        let alive = vec![false; b.cell_count()];
+        assert!(!killable_within(&g, bb, Color::White, pair, 0));
+        assert!(killable_within(&g, bb, Color::White, pair, 1));
+        assert!(killable(&g, bb, Color::White, pair, &alive));
+        let mut dead = alive.clone();
+        dead[at(&b, "ab")] = true;
+        assert!(!killable(&g, bb, Color::White, pair, &dead));
+        let f = finish(&b, &[], Color::White);
+        let (c, i, why) = f.played[0];
+        assert_eq!((c, why), (Color::White, Why::Defend));
+        assert!(pair.contains(&i), "{}", b.point(i));
     }
 
     /// The record stops with White's stone at cb in atari inside Black's wall, and the
