@@ -11,7 +11,8 @@
 //! 2. else captures an opponent block the record left in atari that its owner could not
 //!    save (`capture`);
 //! 3. else, when the opponent could play on one of the two liberties of a block of its own
-//!    and leave it in atari beyond saving, at once or by a ladder, connects first (`defend`);
+//!    and leave it in atari beyond saving, at once or by a ladder, connects first (`defend`),
+//!    unless only dead stones hold that block;
 //! 4. else fills a dame (`fill`): first one that puts an opponent block in atari (the
 //!    opponent must answer, often inside its own territory), then one the opponent would
 //!    fill to put a block of its own in atari; never one that leaves its own block with one
@@ -486,16 +487,18 @@ fn snapped_back(g: &FastBoard, c: Color, l: Idx) -> bool {
 /// A move of `side` that keeps a block of its own with two liberties from being killed: the
 /// opponent could play on one of them without being captured at once (it keeps two
 /// liberties, or captures) and leave the block in atari with no way to save it, at once or
-/// down a ladder (`killable`). Such a block
-/// is short of liberties (a cutting point or a false eye inside the wall, dead stones beside
-/// it), and its owner connects first: inside its own area that is teire. The move is the first
-/// that leaves no such attack, of the two liberties, then the liberties of the opponent
-/// blocks of at most two liberties beside the block or beside those liberties (dead stones
-/// whose capture gives it room). A block that cannot be defended so makes the finish unsure.
+/// down a ladder (`killable`). Such a block is short of liberties (a cutting point or a false
+/// eye inside the wall, dead stones beside it), and its owner connects first: inside its own
+/// area that is teire. Not a block that only dead stones hold (`held_by_dead`): the stones
+/// that would chase it stand as dead as those, and its capture costs the owner a prisoner
+/// where the connection costs a point. The move is the first that leaves no such attack, of
+/// the two liberties, then the liberties of the opponent blocks of at most two liberties
+/// beside the block or beside those liberties (dead stones whose capture gives it room). A
+/// block that cannot be defended so makes the finish unsure.
 fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
     let mut libs = Vec::new();
     for h in g.heads(side) {
-        if is_dead[h] {
+        if is_dead[h] || held_by_dead(g, h, side, is_dead) {
             continue;
         }
         g.liberties(h, 2, &mut libs);
@@ -503,7 +506,7 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure)
             continue;
         }
         let pair = [libs[0], libs[1]];
-        if !killable(g, h, side, pair, is_dead) {
+        if !killable(g, h, side, pair) {
             continue;
         }
         let mut defended = None;
@@ -514,8 +517,7 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure)
             let mut after = g.clone();
             after.play(side, x);
             after.liberties(h, 2, &mut libs);
-            if libs.len() > 2
-                || (libs.len() == 2 && !killable(&after, h, side, [libs[0], libs[1]], is_dead))
+            if libs.len() > 2 || (libs.len() == 2 && !killable(&after, h, side, [libs[0], libs[1]]))
             {
                 defended = Some(x);
                 break;
@@ -559,17 +561,9 @@ fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> 
 /// Whether the opponent, playing on one of the two liberties `pair` of `side`'s block at `h`,
 /// leaves it in atari beyond saving without being left in atari itself: no saving move, or
 /// every one leaves the block with two liberties that are killable the same way (a ladder),
-/// read `LADDER_PLIES` deep. Only one ply when dead opponent stones stand beside the block:
-/// the owner takes those when they press, and a read that lets them chase the block calls
-/// walls killable that the players left as they were.
-fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2], is_dead: &[bool]) -> bool {
-    let o = side.opponent();
-    let by_dead = g.stones(h).into_iter().any(|s| {
-        g.neighbours(s)
-            .into_iter()
-            .any(|n| g.cell(n) == Cell::Stone(o) && is_dead[n])
-    });
-    killable_within(g, h, side, pair, if by_dead { 0 } else { LADDER_PLIES })
+/// read `LADDER_PLIES` deep.
+fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
+    killable_within(g, h, side, pair, LADDER_PLIES)
 }
 
 /// How many times `killable` follows a saved block that is left with two liberties.
@@ -813,8 +807,10 @@ mod tests {
     /// White's stone at bb has two liberties. Black at bc leaves it in atari, and White's one
     /// way out, cb, gives it two liberties again; Black at db then leaves no way out at all
     /// (White ca is self-atari): a ladder. One ply of reading calls the stone safe; the
-    /// ladder read calls it killable, and White, to move, connects first. With Black's stone
-    /// beside it dead the read stops at one ply.
+    /// ladder read calls it killable, and White, to move, connects first. When the black
+    /// stones beside it are dead, White does not: Black's chasing stones would stand in
+    /// White's area as dead as the rest, and the capture would cost White a prisoner where
+    /// the connection costs a point of territory.
     #[test]
     fn a_block_caught_in_a_ladder_is_defended() {
         let b = Board::from_ascii(
@@ -829,17 +825,21 @@ mod tests {
         let g = FastBoard::from_board(&b);
         let bb = at(&b, "bb");
         let pair = [at(&b, "cb"), at(&b, "bc")];
-        let alive = vec![false; b.cell_count()];
         assert!(!killable_within(&g, bb, Color::White, pair, 0));
         assert!(killable_within(&g, bb, Color::White, pair, 1));
-        assert!(killable(&g, bb, Color::White, pair, &alive));
-        let mut dead = alive.clone();
-        dead[at(&b, "ab")] = true;
-        assert!(!killable(&g, bb, Color::White, pair, &dead));
+        assert!(killable(&g, bb, Color::White, pair));
         let f = finish(&b, &[], Color::White);
         let (c, i, why) = f.played[0];
         assert_eq!((c, why), (Color::White, Why::Defend));
         assert!(pair.contains(&i), "{}", b.point(i));
+        let mut is_dead = vec![false; b.cell_count()];
+        let mut g = FastBoard::from_board(&b);
+        let mut unsure = Unsure::default();
+        assert!(defend(&mut g, Color::White, &is_dead, &mut unsure).is_some());
+        is_dead[at(&b, "ba")] = true;
+        is_dead[at(&b, "ab")] = true;
+        assert_eq!(defend(&mut g, Color::White, &is_dead, &mut unsure), None);
+        assert_eq!(unsure, Unsure::default());
     }
 
     /// The record stops with White's stone at cb in atari inside Black's wall, and the
