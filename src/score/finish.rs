@@ -489,16 +489,18 @@ fn snapped_back(g: &FastBoard, c: Color, l: Idx) -> bool {
 /// liberties, or captures) and leave the block in atari with no way to save it, at once or
 /// down a ladder (`killable`). Such a block is short of liberties (a cutting point or a false
 /// eye inside the wall, dead stones beside it), and its owner connects first: inside its own
-/// area that is teire. Not a block that only dead stones hold (`held_by_dead`): the stones
-/// that would chase it stand as dead as those, and its capture costs the owner a prisoner
-/// where the connection costs a point. The move is the first that leaves no such attack, of
-/// the two liberties, then the liberties of the opponent blocks of at most two liberties
-/// beside the block or beside those liberties (dead stones whose capture gives it room). A
-/// block that cannot be defended so makes the finish unsure.
+/// area that is teire. The move is the first that leaves no such attack, of the two
+/// liberties, then the liberties of the opponent blocks of at most two liberties beside the
+/// block or beside those liberties (dead stones whose capture gives it room). It is not
+/// played for a block that only dead stones hold (`held_by_dead`): the stones that would
+/// chase it stand as dead as those, and its capture costs the owner a prisoner where the
+/// connection costs a point. A block that cannot be defended so, held by dead stones or not,
+/// makes the finish unsure: where its neighbours are called dead wrongly, that is where the
+/// count goes wrong.
 fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
     let mut libs = Vec::new();
     for h in g.heads(side) {
-        if is_dead[h] || held_by_dead(g, h, side, is_dead) {
+        if is_dead[h] {
             continue;
         }
         g.liberties(h, 2, &mut libs);
@@ -524,6 +526,7 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure)
             }
         }
         match defended {
+            Some(_) if held_by_dead(g, h, side, is_dead) => {}
             Some(x) => return Some(x),
             None => unsure.race = true,
         }
