@@ -377,6 +377,38 @@ impl FastBoard {
         });
     }
 
+    /// How many liberties, up to `limit`, the block `c` at the empty `i` would make has, not
+    /// counting `i` and `except`, before captures: a lower bound once `except` is filled too,
+    /// since captures only add liberties.
+    pub fn liberties_if_played(&mut self, c: Color, i: Idx, except: Idx, limit: usize) -> usize {
+        let stamp = self.next_stamp();
+        self.mark[i] = stamp;
+        self.mark[except] = stamp;
+        let mut count = 0;
+        for n in self.neighbours(i) {
+            match self.cells[n] {
+                Cell::Empty if self.mark[n] != stamp => {
+                    self.mark[n] = stamp;
+                    count += 1;
+                }
+                Cell::Stone(o) if o == c => {
+                    self.each_neighbour(n, |b, m| {
+                        if b.cells[m] == Cell::Empty && b.mark[m] != stamp {
+                            b.mark[m] = stamp;
+                            count += 1;
+                        }
+                        count < limit
+                    });
+                }
+                _ => {}
+            }
+            if count >= limit {
+                return limit;
+            }
+        }
+        count
+    }
+
     /// The head of the block of the stone at `i`: the same for every stone of the block.
     pub fn head(&self, i: Idx) -> Idx {
         self.head_of(i)

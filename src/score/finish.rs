@@ -519,7 +519,8 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure)
             let mut after = g.clone();
             after.play(side, x);
             after.liberties(h, 2, &mut libs);
-            if libs.len() > 2 || (libs.len() == 2 && !killable(&after, h, side, [libs[0], libs[1]]))
+            if libs.len() > 2
+                || (libs.len() == 2 && !killable(&mut after, h, side, [libs[0], libs[1]]))
             {
                 defended = Some(x);
                 break;
@@ -565,17 +566,20 @@ fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> 
 /// leaves it in atari beyond saving without being left in atari itself: no saving move, or
 /// every one leaves the block with two liberties that are killable the same way (a ladder),
 /// read `LADDER_PLIES` deep.
-fn killable(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
+fn killable(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
     killable_within(g, h, side, pair, LADDER_PLIES)
 }
 
 /// How many times `killable` follows a saved block that is left with two liberties.
 const LADDER_PLIES: u32 = 8;
 
-fn killable_within(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth: u32) -> bool {
+fn killable_within(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth: u32) -> bool {
     let o = side.opponent();
-    pair.into_iter().any(|x| {
-        if !g.is_legal(o, x) || g.self_atari(o, x) {
+    (0..2).any(|k| {
+        let (x, y) = (pair[k], pair[1 - k]);
+        // Extending on the other liberty to three liberties or more saves the block: read
+        // without copying the board.
+        if !g.is_legal(o, x) || g.self_atari(o, x) || g.liberties_if_played(side, y, x, 3) >= 3 {
             return false;
         }
         let mut after = g.clone();
@@ -593,7 +597,7 @@ fn killable_within(g: &FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth: u3
                     saved.liberties(h, 2, &mut libs);
                     libs.len() < 2
                         || (libs.len() == 2
-                            && killable_within(&saved, h, side, [libs[0], libs[1]], depth - 1))
+                            && killable_within(&mut saved, h, side, [libs[0], libs[1]], depth - 1))
                 })
     })
 }
@@ -828,9 +832,9 @@ mod tests {
         let g = FastBoard::from_board(&b);
         let bb = at(&b, "bb");
         let pair = [at(&b, "cb"), at(&b, "bc")];
-        assert!(!killable_within(&g, bb, Color::White, pair, 0));
-        assert!(killable_within(&g, bb, Color::White, pair, 1));
-        assert!(killable(&g, bb, Color::White, pair));
+        assert!(!killable_within(&mut g.clone(), bb, Color::White, pair, 0));
+        assert!(killable_within(&mut g.clone(), bb, Color::White, pair, 1));
+        assert!(killable(&mut g.clone(), bb, Color::White, pair));
         let f = finish(&b, &[], Color::White);
         let (c, i, why) = f.played[0];
         assert_eq!((c, why), (Color::White, Why::Defend));
