@@ -624,6 +624,31 @@ mod tests {
         })
     }
 
+    /// `liberties_if_played` counts what putting the stone (and an opponent stone on the
+    /// excepted point) on a copy of `Board` and walking the block gives, up to the limit.
+    #[test]
+    fn liberties_if_played_agrees_with_walking_the_block() {
+        for seed in 0..20u64 {
+            let (board, _) = random_position(seed, 9, 45);
+            let empty: Vec<Idx> = board
+                .points()
+                .filter(|&i| board.cell(i) == Cell::Empty)
+                .collect();
+            let mut fast = FastBoard::from_board(&board);
+            for c in [Color::Black, Color::White] {
+                for &i in &empty {
+                    for &e in empty.iter().filter(|&&e| e != i).take(12) {
+                        let mut trial = board.clone();
+                        trial.setup(board.point(i), Some(c)).unwrap();
+                        trial.setup(board.point(e), Some(c.opponent())).unwrap();
+                        let walked = trial.liberties_upto(i, 3).min(3) as usize;
+                        assert_eq!(fast.liberties_if_played(c, i, e, 3), walked, "seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+
     /// `fill_safely` says what putting the stone on a copy of `Board` and walking the blocks
     /// says: the block it joins keeps two liberties and no opponent block beside it loses its
     /// last one.
