@@ -899,6 +899,45 @@ mod tests {
         }
     }
 
+    /// White's corner point ba looks like an eye, but the stone at aa shares it with the dame
+    /// at ab: once Black fills ab, aa is in atari and White connects at ba, a point of
+    /// territory lost. White filling ab first keeps it. Territory counting: 7 or 8 points for
+    /// White; area counting: the dame's point to whoever fills it, the teire changes nothing.
+    #[test]
+    fn a_false_eye_behind_a_dame_costs_a_point_of_territory() {
+        let b = Board::from_ascii(
+            "O.O..OX
+             .OO..OX
+             XO...OX
+             XOOOOOX
+             XXXXXXX
+             .......
+             .......",
+        );
+        let moves = |f: &Finished| -> Vec<(Color, String, Why)> {
+            f.played
+                .iter()
+                .map(|&(c, i, w)| (c, b.point(i).to_string(), w))
+                .collect()
+        };
+        let black = finish(&b, &[], Color::Black);
+        assert_eq!(
+            moves(&black),
+            [
+                (Color::Black, "ab".to_string(), Why::Dame),
+                (Color::White, "ba".to_string(), Why::Save),
+            ]
+        );
+        let white = finish(&b, &[], Color::White);
+        assert_eq!(moves(&white), [(Color::White, "ab".to_string(), Why::Dame)]);
+        let (area_black, territory_black) = scores(&black.board, &black.dead);
+        let (area_white, territory_white) = scores(&white.board, &white.dead);
+        assert_eq!((territory_black[1], territory_white[1]), (7, 8));
+        assert_eq!(territory_black[0], territory_white[0]);
+        assert_eq!(area_black[0], area_white[0] + 1);
+        assert_eq!(area_black[1] + 1, area_white[1]);
+    }
+
     /// Black's stone at cb is in atari inside Black's corner, and only the dead White stones
     /// ca, bb and cc hold it. White taking it at db would gain a prisoner and give one: the
     /// capturing stone is as dead as the rest. Black does not spend a point of territory
@@ -1018,7 +1057,9 @@ mod tests {
         assert_eq!(f.unsure.words(), "seki");
         let c = count(&f.board, &f.dead);
         assert_eq!(c.neutral, 2);
+        // The shared liberties are no one's under either counting, and no teire is due.
         assert_eq!(c.area_territory, [0, 13]);
+        assert_eq!((c.territory, c.teire), ([0, 13], [0, 0]));
         // Both blocks beside the shared liberties are in seki; the outer wall is alive.
         let status = final_status(&b, &[], &f.board, &f.dead);
         assert_eq!(status[at(&b, "da")], Some(FinalStatus::Seki));
