@@ -587,7 +587,7 @@ fn killable_within(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth
         if after.cell(h) != Cell::Stone(side) || !after.in_atari(h) {
             return false;
         }
-        let saves = saving_moves(&mut after, h, side);
+        let saves = saving_moves(&mut after, h, side, &mut Unsure::default());
         saves.is_empty()
             || depth > 0
                 && saves.iter().all(|&s| {
@@ -602,16 +602,20 @@ fn killable_within(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth
     })
 }
 
-/// Every move that may save `side`'s block at `h`, in atari: captures of the opponent blocks
-/// beside it in atari, and the extension, none of them snapped back.
-fn saving_moves(g: &mut FastBoard, h: Idx, side: Color) -> Vec<Idx> {
+/// Every move that may save `side`'s block at `h`, in atari, in the order tried: captures of
+/// the opponent blocks beside it in atari, then the extension where that leaves it more than
+/// one liberty; none that is `snapped_back`. A capture that is a ko retake met before any of
+/// them makes the finish unsure.
+fn saving_moves(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> Vec<Idx> {
     let mut around = Vec::new();
     let mut out = Vec::new();
     g.neighbour_blocks(h, side.opponent(), &mut around);
     for &o in &around {
         if g.in_atari(o) {
             let l = g.atari_liberty(o);
-            if g.is_legal(side, l) && !snapped_back(g, side, l) && !out.contains(&l) {
+            if !g.is_legal(side, l) {
+                unsure.ko |= out.is_empty();
+            } else if !snapped_back(g, side, l) && !out.contains(&l) {
                 out.push(l);
             }
         }
@@ -627,24 +631,9 @@ fn saving_moves(g: &mut FastBoard, h: Idx, side: Color) -> Vec<Idx> {
     out
 }
 
-/// The move that saves `side`'s block at `h`, in atari: capturing an opponent block beside it
-/// that is in atari, else extending where that leaves it more than one liberty; neither when
-/// the move is `snapped_back`.
+/// The first of `saving_moves`.
 fn saving_move(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> Option<Idx> {
-    let mut around = Vec::new();
-    g.neighbour_blocks(h, side.opponent(), &mut around);
-    for &o in &around {
-        if g.in_atari(o) {
-            let l = g.atari_liberty(o);
-            if !g.is_legal(side, l) {
-                unsure.ko = true;
-            } else if !snapped_back(g, side, l) {
-                return Some(l);
-            }
-        }
-    }
-    let l = g.atari_liberty(h);
-    (g.is_legal(side, l) && !g.self_atari(side, l) && !snapped_back(g, side, l)).then_some(l)
+    saving_moves(g, h, side, unsure).first().copied()
 }
 
 /// A dame `side` can fill safely: first one that puts a living opponent block in atari (the
