@@ -567,21 +567,43 @@ fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> 
 /// every one leaves the block with two liberties that are killable the same way (a ladder),
 /// read `LADDER_PLIES` deep.
 fn killable(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
-    killable_within(g, h, side, pair, LADDER_PLIES)
+    killable_within(
+        g,
+        h,
+        side,
+        pair,
+        LADDER_PLIES,
+        &mut LADDER_POSITIONS.clone(),
+    )
 }
 
 /// How many times `killable` follows a saved block that is left with two liberties.
 const LADDER_PLIES: u32 = 8;
+/// Positions one `killable` question may copy and read: a bound on crafted positions where
+/// many saving moves branch at every ply. What it cannot read within it is not killable.
+const LADDER_POSITIONS: u32 = 100;
 
-fn killable_within(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth: u32) -> bool {
+fn killable_within(
+    g: &mut FastBoard,
+    h: Idx,
+    side: Color,
+    pair: [Idx; 2],
+    depth: u32,
+    budget: &mut u32,
+) -> bool {
     let o = side.opponent();
     (0..2).any(|k| {
         let (x, y) = (pair[k], pair[1 - k]);
         // Extending on the other liberty to three liberties or more saves the block: read
         // without copying the board.
-        if !g.is_legal(o, x) || g.self_atari(o, x) || g.liberties_if_played(side, y, x, 3) >= 3 {
+        if *budget == 0
+            || !g.is_legal(o, x)
+            || g.self_atari(o, x)
+            || g.liberties_if_played(side, y, x, 3) >= 3
+        {
             return false;
         }
+        *budget -= 1;
         let mut after = g.clone();
         after.play(o, x);
         if after.cell(h) != Cell::Stone(side) || !after.in_atari(h) {
@@ -597,7 +619,14 @@ fn killable_within(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2], depth
                     saved.liberties(h, 2, &mut libs);
                     libs.len() < 2
                         || (libs.len() == 2
-                            && killable_within(&mut saved, h, side, [libs[0], libs[1]], depth - 1))
+                            && killable_within(
+                                &mut saved,
+                                h,
+                                side,
+                                [libs[0], libs[1]],
+                                depth - 1,
+                                budget,
+                            ))
                 })
     })
 }
@@ -821,8 +850,31 @@ mod tests {
         let g = FastBoard::from_board(&b);
         let bb = at(&b, "bb");
         let pair = [at(&b, "cb"), at(&b, "bc")];
-        assert!(!killable_within(&mut g.clone(), bb, Color::White, pair, 0));
-        assert!(killable_within(&mut g.clone(), bb, Color::White, pair, 1));
+        assert!(!killable_within(
+            &mut g.clone(),
+            bb,
+            Color::White,
+            pair,
+            0,
+            &mut 10
+        ));
+        assert!(killable_within(
+            &mut g.clone(),
+            bb,
+            Color::White,
+            pair,
+            1,
+            &mut 10
+        ));
+        // With no positions left to read, nothing is proven killable.
+        assert!(!killable_within(
+            &mut g.clone(),
+            bb,
+            Color::White,
+            pair,
+            1,
+            &mut 0
+        ));
         assert!(killable(&mut g.clone(), bb, Color::White, pair));
         let f = finish(&b, &[], Color::White);
         let (c, i, why) = f.played[0];
