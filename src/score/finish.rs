@@ -565,7 +565,7 @@ fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> 
 /// Whether the opponent, playing on one of the two liberties `pair` of `side`'s block at `h`,
 /// leaves it in atari beyond saving without being left in atari itself: no saving move, or
 /// every one leaves the block with two liberties that are killable the same way (a ladder),
-/// read `LADDER_PLIES` deep.
+/// read `LADDER_PLIES` deep and `LADDER_POSITIONS` wide.
 fn killable(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
     killable_within(
         g,
