@@ -736,6 +736,14 @@ mod tests {
         out
     }
 
+    /// The finishing moves of `f`, played from `b`: colour, point and step, in order.
+    fn played(b: &Board, f: &Finished) -> Vec<(Color, String, Why)> {
+        f.played
+            .iter()
+            .map(|&(c, i, w)| (c, b.point(i).to_string(), w))
+            .collect()
+    }
+
     /// Area and territory points of each colour: stones plus territory, and territory.
     fn scores(b: &Board, dead: &[Idx]) -> ([u32; 2], [u32; 2]) {
         let c = count(b, dead);
@@ -795,12 +803,7 @@ mod tests {
              ....OX...
              ....OX...",
         );
-        let moves = |f: &Finished| -> Vec<(Color, String, Why)> {
-            f.played
-                .iter()
-                .map(|&(c, i, w)| (c, b.point(i).to_string(), w))
-                .collect()
-        };
+        let moves = |f: &Finished| played(&b, f);
         let dame = |c: Color, p: &str| (c, p.to_string(), Why::Dame);
         let (black, white) = (Color::Black, Color::White);
         let f = finish(&b, &[], black);
@@ -850,31 +853,13 @@ mod tests {
         let g = FastBoard::from_board(&b);
         let bb = at(&b, "bb");
         let pair = [at(&b, "cb"), at(&b, "bc")];
-        assert!(!killable_within(
-            &mut g.clone(),
-            bb,
-            Color::White,
-            pair,
-            0,
-            &mut 10
-        ));
-        assert!(killable_within(
-            &mut g.clone(),
-            bb,
-            Color::White,
-            pair,
-            1,
-            &mut 10
-        ));
+        let read = |depth: u32, mut budget: u32| {
+            killable_within(&mut g.clone(), bb, Color::White, pair, depth, &mut budget)
+        };
+        assert!(!read(0, 10));
+        assert!(read(1, 10));
         // With no positions left to read, nothing is proven killable.
-        assert!(!killable_within(
-            &mut g.clone(),
-            bb,
-            Color::White,
-            pair,
-            1,
-            &mut 0
-        ));
+        assert!(!read(1, 0));
         assert!(killable(&mut g.clone(), bb, Color::White, pair));
         let f = finish(&b, &[], Color::White);
         let (c, i, why) = f.played[0];
@@ -955,12 +940,7 @@ mod tests {
              .......
              .......",
         );
-        let moves = |f: &Finished| -> Vec<(Color, String, Why)> {
-            f.played
-                .iter()
-                .map(|&(c, i, w)| (c, b.point(i).to_string(), w))
-                .collect()
-        };
+        let moves = |f: &Finished| played(&b, f);
         let black = finish(&b, &[], Color::Black);
         assert_eq!(
             moves(&black),
