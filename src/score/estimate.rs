@@ -431,7 +431,8 @@ fn corner_bent_four(b: &FastBoard, space: &[Idx]) -> bool {
 
 /// Revives dead blocks that would not lie in the opponent's territory: with every dead block
 /// removed, each dead stone's empty region must be bordered by the opponent alone, as it is
-/// when a server counts. Reviving one block can change another's region, so this repeats.
+/// when a server counts, or be so but for one dame on its edge (`behind_a_dame`). Reviving
+/// one block can change another's region, so this repeats.
 fn settle(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
     loop {
         let mut b = board.clone();
@@ -443,11 +444,65 @@ fn settle(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
         }
         let regions = EmptyRegions::find(&b);
         let before = blocks.len();
-        blocks.retain(|(c, stones)| regions.owner(stones[0]) == Some(c.opponent()));
+        blocks.retain(|(c, stones)| {
+            regions.owner(stones[0]) == Some(c.opponent()) || behind_a_dame(&b, stones, *c)
+        });
         if blocks.len() == before {
             return blocks.into_iter().flat_map(|(_, s)| s).collect();
         }
     }
+}
+
+/// Whether the dead stones of `c` (`stones`, removed from `b`) lie in the opponent's area
+/// but for one dame: their empty region, grown from their points, meets the opponent's stones,
+/// and the only points where it touches a stone of `c` are one point that touches the
+/// opponent too and not the dead stones. The record stops before the dame are filled, so a
+/// dead group whose way out runs through an empty point to an open dame is still in the
+/// opponent's area: its owner needs two moves to connect it, the opponent one to cut it off
+/// (Hoensha/D18-7: White's seven stones at E18-K18 behind the dame E16). Once the dame is
+/// filled the opponent takes the stones (`finish`'s `cut_off`). Not for a dame beside the
+/// stones, which their owner connects in one move, nor for a single stone: a lone stone
+/// behind a dame is as often the owner's cutting stone, still connected in the players'
+/// count (docs/scoring.md has the figures).
+fn behind_a_dame(b: &Board, stones: &[Idx], c: Color) -> bool {
+    if stones.len() < 2 {
+        return false;
+    }
+    let touches = |i: Idx, colour: Color| {
+        b.neighbours(i)
+            .into_iter()
+            .any(|n| b.cell(n) == Cell::Stone(colour))
+    };
+    let mut seen = vec![false; b.cell_count()];
+    let mut todo = Vec::new();
+    for &s in stones {
+        if touches(s, c) {
+            return false;
+        }
+        seen[s] = true;
+        todo.push(s);
+    }
+    let beside_the_stones = |i: Idx| b.neighbours(i).into_iter().any(|n| stones.contains(&n));
+    let (mut opponent, mut dame) = (false, 0);
+    while let Some(i) = todo.pop() {
+        for n in b.neighbours(i) {
+            match b.cell(n) {
+                Cell::Stone(o) => opponent |= o != c,
+                Cell::Empty if !seen[n] => {
+                    seen[n] = true;
+                    if !touches(n, c) {
+                        todo.push(n);
+                    } else if touches(n, c.opponent()) && !beside_the_stones(n) && dame == 0 {
+                        dame = 1;
+                    } else {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    opponent && dame == 1
 }
 
 /// The stones of `c` reachable from `start` through own stones and through single empty
@@ -635,6 +690,34 @@ mod tests {
         let none = vec![false; b.cell_count()];
         let dead = estimate_dead(&b, Color::Black, &none);
         assert_eq!(points(&b, &dead), ["ca", "ab", "bb", "cb"]);
+    }
+
+    /// Dead stones whose region reaches Black's wall only through one dame stay dead; a lone
+    /// stone there does not, and neither does a group whose region touches the wall
+    /// elsewhere too.
+    #[test]
+    fn dead_stones_behind_one_dame_stay_dead() {
+        let b = Board::from_ascii(crate::score::finish::BEHIND_A_DAME);
+        let three = group(&b, &["fc", "fd", "fe"]);
+        let mut kept = settle(&b, vec![(Color::Black, three.clone())]);
+        kept.sort_unstable();
+        assert_eq!(kept, three);
+        let dead = estimate_dead(&b, Color::Black, &vec![false; b.cell_count()]);
+        assert_eq!(points(&b, &dead), ["fc", "fd", "fe"]);
+        // A lone dead stone at fc, White's stones below it.
+        let mut lone = b.clone();
+        for p in ["fd", "fe"] {
+            let p = crate::go::Point::from_sgf(p).unwrap();
+            lone.setup(p, Some(Color::White)).unwrap();
+        }
+        assert!(settle(&lone, vec![(Color::Black, group(&lone, &["fc"]))]).is_empty());
+        // Two ways out: dc and ed, the latter opened to Black's wall through dd and cd.
+        let mut open = b.clone();
+        for p in ["dd", "ed"] {
+            open.setup(crate::go::Point::from_sgf(p).unwrap(), None)
+                .unwrap();
+        }
+        assert!(settle(&open, vec![(Color::Black, three)]).is_empty());
     }
 
     fn group(b: &Board, stones: &[&str]) -> Vec<Idx> {

@@ -10,15 +10,17 @@
 //!    (`snapback`);
 //! 2. else captures an opponent block the record left in atari that its owner could not
 //!    save (`capture`);
-//! 3. else, when the opponent could play on one of the two liberties of a block of its own
+//! 3. else captures dead stones in atari that their owner could now connect to a living
+//!    block with their last liberty (`cut_off`): a dame fill opened that way out;
+//! 4. else, when the opponent could play on one of the two liberties of a block of its own
 //!    and leave it in atari beyond saving, at once or by a ladder, connects first (`defend`),
 //!    unless only dead stones hold that block;
-//! 4. else fills a dame (`fill`): first one that puts an opponent block in atari (the
+//! 5. else fills a dame (`fill`): first one that puts an opponent block in atari (the
 //!    opponent must answer, often inside its own territory), then one the opponent would
 //!    fill to put a block of its own in atari; never one that leaves its own block with one
 //!    liberty or an opponent block that lives with no way to save it;
-//! 5. else captures dead stones in atari that keep it from filling a dame (`make_room`);
-//! 6. else passes; two passes in a row end it, unless the dame found again then are new
+//! 6. else captures dead stones in atari that keep it from filling a dame (`make_room`);
+//! 7. else passes; two passes in a row end it, unless the dame found again then are new
 //!    (the inner points of a neutral region touch both colours once its border is filled):
 //!    then the steps go on. A record whose first passes leave open borders is not filled
 //!    further (`Finishing::run`).
@@ -91,6 +93,8 @@ pub enum Why {
     Save,
     /// Captures a block the record left in atari that its owner could not save (`capture`).
     Capture,
+    /// Captures dead stones whose owner could connect them out (`cut_off`).
+    CutOff,
     /// Connects a block of two liberties the opponent could kill (`defend`).
     Defend,
     /// Fills a dame (`fill`).
@@ -105,6 +109,7 @@ impl Why {
         match self {
             Why::Save => "save",
             Why::Capture => "capture",
+            Why::CutOff => "cut off",
             Why::Defend => "defend",
             Why::Dame => "dame",
             Why::MakeRoom => "make room",
@@ -272,7 +277,7 @@ struct Finishing<'a> {
 }
 
 impl Finishing<'_> {
-    /// Steps 1–5 in turn from `side` until both sides pass. Then the dame are found again:
+    /// Steps 1–6 in turn from `side` until both sides pass. Then the dame are found again:
     /// filling the points of a neutral region that touch both colours leaves its inner
     /// points touching both, and a fill there can still force a teire. The steps go on while
     /// that finds new dame, unless the first passes left open borders (`open`): a record
@@ -310,13 +315,14 @@ impl Finishing<'_> {
         }
     }
 
-    /// The move of steps 1–5 for `side`, with the step that chose it.
+    /// The move of steps 1–6 for `side`, with the step that chose it.
     fn choose(&mut self, side: Color) -> Option<(Idx, Why)> {
         let dame = &self.regions.dame;
         let why = |w: Why| move |i: Idx| (i, w);
         save(&mut self.g, side, &self.is_dead, &mut self.unsure)
             .map(why(Why::Save))
             .or_else(|| capture(&self.g, side, &self.left_in_atari).map(why(Why::Capture)))
+            .or_else(|| cut_off(&self.g, side, &self.is_dead).map(why(Why::CutOff)))
             .or_else(|| {
                 defend(&mut self.g, side, &self.is_dead, &mut self.unsure).map(why(Why::Defend))
             })
@@ -432,6 +438,32 @@ fn capture(g: &FastBoard, side: Color, left_in_atari: &[bool]) -> Option<Idx> {
                 !after.in_atari(l)
             }
         })
+}
+
+/// A move of `side` that captures a dead opponent block in atari before its owner connects
+/// it: its last liberty touches a living block of the owner, and the owner playing there
+/// would leave the joined block more than one liberty. The estimate calls such stones dead
+/// when their only way out is a dame (`estimate`'s `behind_a_dame`); once that dame is
+/// filled they are no longer dead unless taken, and the players take them, inside their
+/// own area.
+fn cut_off(g: &FastBoard, side: Color, is_dead: &[bool]) -> Option<Idx> {
+    let o = side.opponent();
+    g.heads(o).into_iter().find_map(|h| {
+        if !is_dead[h] || !g.in_atari(h) {
+            return None;
+        }
+        let l = g.atari_liberty(h);
+        let joins = g
+            .neighbours(l)
+            .into_iter()
+            .any(|n| g.cell(n) == Cell::Stone(o) && !is_dead[n]);
+        if !joins || !g.is_legal(o, l) || !g.is_legal(side, l) {
+            return None;
+        }
+        let mut after = g.clone();
+        after.play(o, l);
+        (!after.in_atari(l)).then_some(l)
+    })
 }
 
 /// A move of `side` that saves a block of its own left in atari (none for a block
@@ -714,6 +746,17 @@ pub(super) const CUTTING_POINT_CORNER: &str = "...OX..
                                                XXXX...
                                                .......";
 
+/// Black's dead stones fc-fe in White's area, in atari at ec; ec's neighbour dc is a dame
+/// between Black's wall and White's (7×7, `finish`'s test and `estimate`'s).
+#[cfg(test)]
+pub(super) const BEHIND_A_DAME: &str = "..XOOO.
+                                        ..XOOOO
+                                        ..X..XO
+                                        ..XOOXO
+                                        ..XOOXO
+                                        ..XOOOO
+                                        ..XO.O.";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -751,6 +794,36 @@ mod tests {
             [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
             c.territory,
         )
+    }
+
+    /// Black's three dead stones fc-fe sit in White's area, in atari at ec. Their only way
+    /// out is the dame dc beside Black's wall: once Black fills it, Black at ec would join
+    /// them to the wall, so White takes them first, inside its own area. The count is the
+    /// same as with the stones removed as dead, less White's stone at ec.
+    #[test]
+    fn dead_stones_a_dame_fill_would_connect_are_taken_first() {
+        let b = Board::from_ascii(BEHIND_A_DAME);
+        let dead = [at(&b, "fc"), at(&b, "fd"), at(&b, "fe")];
+        let f = finish(&b, &dead, Color::Black);
+        assert_eq!(
+            played(&b, &f),
+            [
+                (Color::Black, "dc".to_string(), Why::Dame),
+                (Color::White, "ec".to_string(), Why::CutOff)
+            ]
+        );
+        assert!(f.dead.is_empty());
+        assert_eq!(f.captures, [0, 3]);
+        // With the dame filled before the finish, White takes them at once.
+        let mut filled = b.clone();
+        filled
+            .play(Color::Black, crate::go::Point::from_sgf("dc").unwrap())
+            .unwrap();
+        let f = finish(&filled, &dead, Color::White);
+        assert_eq!(
+            played(&filled, &f).first(),
+            Some(&(Color::White, "ec".to_string(), Why::CutOff))
+        );
     }
 
     /// Black fills the dame at dc; White's pair da-db is left with two liberties, ca and cb,
