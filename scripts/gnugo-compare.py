@@ -13,8 +13,13 @@ it printed, *.txt) and reused on the next run.
 
     python3 scripts/gnugo-compare.py                      # the fixed sample, tests/fixtures
     python3 scripts/gnugo-compare.py LIST --root DIR --work /tmp/cmp --jobs 2
+    python3 scripts/gnugo-compare.py --ogs                # GNU Go on the OGS positions
 
 LIST has one record per line, relative to --root (default ../shared/corpus/pro/games).
+With --ogs it asks GNU Go instead for the dead stones of each OGS score-estimator position
+(GTP `final_status_list dead`, the player to move set) and counts the positions where they
+are exactly the stones the set marks; this project's figure on them is the one
+`cargo test --release --test integration ogs -- --nocapture` prints.
 """
 import argparse
 import csv
@@ -38,7 +43,63 @@ def parse_args():
     p.add_argument("--timeout", type=int, default=120, help="seconds GNU Go may take a game")
     p.add_argument("--gnugo", default=shutil.which("gnugo") or "/usr/games/gnugo")
     p.add_argument("--bin", default=os.path.join(REPO, "target/release/livingblocks"))
+    p.add_argument("--ogs", nargs="?", const=os.path.join(
+        REPO, "../shared/corpus/scored/ogs-score-estimator/test_games"), metavar="DIR",
+        help="score the OGS positions under DIR instead")
     return p.parse_args()
+
+
+def ogs_position(path):
+    """An OGS test position as SGF (setup stones, player to move) and its dead stones, as
+    GTP names them (columns without I, rows from the bottom)."""
+    with open(path) as f:
+        lines = [line for line in f if not line.startswith("#")]
+    head = dict(line.split() for line in lines[:3])
+    size = int(head["height"])
+    grid = [[int(v) for v in line.split()] for line in lines[3:] if line.strip()]
+    stones, marks = grid[:size], grid[size:]
+    sgf_cols, gtp_cols = "abcdefghijklmnopqrs", "ABCDEFGHJKLMNOPQRST"
+    setup = {1: [], -1: []}
+    dead = set()
+    for y in range(size):
+        for x in range(size):
+            v = stones[y][x]
+            if v:
+                setup[v].append(f"[{sgf_cols[x]}{sgf_cols[y]}]")
+                if marks[y][x] == 1:
+                    dead.add(f"{gtp_cols[x]}{size - y}")
+    to_move = "W" if head["player_to_move"] == "-1" else "B"
+    sgf = f"(;FF[4]GM[1]SZ[{size}]KM[0]PL[{to_move}]"
+    sgf += "".join(f"{k}{''.join(v)}" for k, v in (("AB", setup[1]), ("AW", setup[-1])) if v)
+    return sgf + ")", dead
+
+
+def ogs(args):
+    os.makedirs(args.work, exist_ok=True)
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(args.ogs) for f in fs
+                   if f.endswith(".game"))
+    if not files:
+        sys.exit(f"gnugo-compare: no .game files under {args.ogs}")
+    exact, misses = 0, []
+    for path in files:
+        sgf, truth = ogs_position(path)
+        position = os.path.join(args.work, "ogs.sgf")
+        with open(position, "w") as f:
+            f.write(sgf)
+        answer = subprocess.run([args.gnugo, "--mode", "gtp"], capture_output=True, text=True,
+                                input=f"loadsgf {position}\nfinal_status_list dead\nquit\n",
+                                timeout=args.timeout).stdout
+        replies = [r for r in answer.split("\n\n") if r.strip()]
+        dead = set(replies[1].strip("= \n").split()) if len(replies) > 1 else None
+        if dead == truth:
+            exact += 1
+        else:
+            name = os.path.relpath(path, args.ogs)
+            wrong = "no answer" if dead is None else \
+                f"called dead {sorted(dead - truth)}, missed {sorted(truth - dead)}"
+            misses.append(f"  {name}: {wrong}")
+    print(f"GNU Go `final_status_list dead`: exactly the marked stones in {exact} of {len(files)}")
+    print("\n".join(misses))
 
 
 def wanted(row):
@@ -109,6 +170,8 @@ def main():
     args = parse_args()
     if not os.path.exists(args.gnugo):
         sys.exit(f"gnugo-compare: no GNU Go at {args.gnugo} (apt-get install gnugo)")
+    if args.ogs:
+        return ogs(args)
     if not os.path.isdir(args.root):
         sys.exit(f"gnugo-compare: {args.root} is not a folder")
     os.makedirs(os.path.join(args.work, "gnugo"), exist_ok=True)
