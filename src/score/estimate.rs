@@ -483,7 +483,7 @@ fn behind_a_dame(b: &Board, stones: &[Idx], c: Color) -> bool {
         todo.push(s);
     }
     let beside_the_stones = |i: Idx| b.neighbours(i).into_iter().any(|n| stones.contains(&n));
-    let (mut opponent, mut dame) = (false, 0);
+    let (mut opponent, mut dame) = (false, false);
     while let Some(i) = todo.pop() {
         for n in b.neighbours(i) {
             match b.cell(n) {
@@ -492,8 +492,8 @@ fn behind_a_dame(b: &Board, stones: &[Idx], c: Color) -> bool {
                     seen[n] = true;
                     if !touches(n, c) {
                         todo.push(n);
-                    } else if touches(n, c.opponent()) && !beside_the_stones(n) && dame == 0 {
-                        dame = 1;
+                    } else if touches(n, c.opponent()) && !beside_the_stones(n) && !dame {
+                        dame = true;
                     } else {
                         return false;
                     }
@@ -502,7 +502,7 @@ fn behind_a_dame(b: &Board, stones: &[Idx], c: Color) -> bool {
             }
         }
     }
-    opponent && dame == 1
+    opponent && dame
 }
 
 /// The stones of `c` reachable from `start` through own stones and through single empty

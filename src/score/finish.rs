@@ -798,8 +798,7 @@ mod tests {
 
     /// Black's three dead stones fc-fe sit in White's area, in atari at ec. Their only way
     /// out is the dame dc beside Black's wall: once Black fills it, Black at ec would join
-    /// them to the wall, so White takes them first, inside its own area. The count is the
-    /// same as with the stones removed as dead, less White's stone at ec.
+    /// them to the wall, so White takes them first, inside its own area.
     #[test]
     fn dead_stones_a_dame_fill_would_connect_are_taken_first() {
         let b = Board::from_ascii(BEHIND_A_DAME);
@@ -814,6 +813,14 @@ mod tests {
         );
         assert!(f.dead.is_empty());
         assert_eq!(f.captures, [0, 3]);
+        let (_, territory_before) = scores(&b, &dead);
+        let (_, territory_after) = scores(&f.board, &f.dead);
+        // Counted as the record left it, their points reach Black's wall through the dame
+        // and are no one's; taken, they are White's.
+        assert_eq!(
+            territory_after,
+            [territory_before[0], territory_before[1] + 3]
+        );
         // With the dame filled before the finish, White takes them at once.
         let mut filled = b.clone();
         filled
