@@ -445,7 +445,7 @@ fn settle(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
         let regions = EmptyRegions::find(&b);
         let before = blocks.len();
         blocks.retain(|(c, stones)| {
-            regions.owner(stones[0]) == Some(c.opponent()) || behind_a_dame(&b, stones, *c)
+            regions.owner(stones[0]) == Some(c.opponent()) || behind_a_dame(board, &b, stones, *c)
         });
         if blocks.len() == before {
             return blocks.into_iter().flat_map(|(_, s)| s).collect();
@@ -453,19 +453,22 @@ fn settle(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
     }
 }
 
-/// Whether the dead stones of `c` (`stones`, removed from `b`) lie in the opponent's area
-/// but for one dame: their empty region, grown from their points, meets the opponent's stones,
-/// and the only points where it touches a stone of `c` are one point that touches the
-/// opponent too and not the dead stones. The record stops before the dame are filled, so a
-/// dead group whose way out runs through an empty point to an open dame is still in the
-/// opponent's area: its owner needs two moves to connect it, the opponent one to cut it off
-/// (Hoensha/D18-7: White's seven stones at E18-K18 behind the dame E16). Once the dame is
-/// filled the opponent takes the stones (`finish`'s `cut_off`). Not for a dame beside the
-/// stones, which their owner connects in one move, nor for a single stone: a lone stone
-/// behind a dame is as often the owner's cutting stone, still connected in the players'
-/// count (docs/scoring.md has the figures).
-fn behind_a_dame(b: &Board, stones: &[Idx], c: Color) -> bool {
-    if stones.len() < 2 {
+/// Whether the dead stones of `c` (`stones` of `board`, removed from `b` with the other dead
+/// stones) lie in the opponent's area but for one dame: their empty region, grown from their
+/// points, meets the opponent's stones, and the only points where it touches a stone of `c`
+/// are one point that touches the opponent too and not the dead stones. The record stops
+/// before the dame are filled, so a dead group whose way out runs through an empty point to
+/// an open dame is still in the opponent's area: its owner needs two moves to connect it,
+/// the opponent one to cut it off (Hoensha/D18-7: White's seven stones at E18-K18 behind the
+/// dame E16). Once the dame is filled the opponent takes the stones (`finish`'s `cut_off`).
+/// Only for a group of two stones or more with at most two liberties on `board`, short of
+/// them as a cut-off group is: a lone stone behind a dame is as often the owner's cutting
+/// stone, still connected in the players' count, and a group with more liberties, or eyes,
+/// that the playouts kill and that reaches its own side is a fight they misread as often as
+/// not (docs/scoring.md has the figures). Not for a dame beside the stones either, which
+/// their owner connects in one move.
+fn behind_a_dame(board: &Board, b: &Board, stones: &[Idx], c: Color) -> bool {
+    if stones.len() < 2 || !short_of_liberties(board, stones) {
         return false;
     }
     let touches = |i: Idx, colour: Color| {
@@ -503,6 +506,18 @@ fn behind_a_dame(b: &Board, stones: &[Idx], c: Color) -> bool {
         }
     }
     opponent && dame
+}
+
+/// Whether the group of `stones` has at most two liberties (`behind_a_dame`).
+fn short_of_liberties(board: &Board, stones: &[Idx]) -> bool {
+    let mut libs: Vec<Idx> = stones
+        .iter()
+        .flat_map(|&s| board.neighbours(s))
+        .filter(|&n| board.cell(n) == Cell::Empty)
+        .collect();
+    libs.sort_unstable();
+    libs.dedup();
+    libs.len() <= 2
 }
 
 /// The stones of `c` reachable from `start` through own stones and through single empty
@@ -693,8 +708,8 @@ mod tests {
     }
 
     /// Dead stones whose region reaches Black's wall only through one dame stay dead; a lone
-    /// stone there does not, and neither does a group whose region touches the wall
-    /// elsewhere too.
+    /// stone there does not, nor a group of three liberties, nor a group whose region
+    /// touches the wall elsewhere too.
     #[test]
     fn dead_stones_behind_one_dame_stay_dead() {
         let b = Board::from_ascii(crate::score::finish::BEHIND_A_DAME);
@@ -711,6 +726,14 @@ mod tests {
             lone.setup(p, Some(Color::White)).unwrap();
         }
         assert!(settle(&lone, vec![(Color::Black, group(&lone, &["fc"]))]).is_empty());
+        // Three liberties, ec, ed and ee: the way out is the same, the group no longer short.
+        let mut roomy = b.clone();
+        for p in ["ed", "ee"] {
+            roomy
+                .setup(crate::go::Point::from_sgf(p).unwrap(), None)
+                .unwrap();
+        }
+        assert!(settle(&roomy, vec![(Color::Black, three.clone())]).is_empty());
         // Two ways out: dc and ed, the latter opened to Black's wall through dd and cd.
         let mut open = b.clone();
         for p in ["dd", "ed"] {
