@@ -599,14 +599,8 @@ fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> 
 /// every one leaves the block with two liberties that are killable the same way (a ladder),
 /// read `LADDER_PLIES` deep and `LADDER_POSITIONS` wide.
 fn killable(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> bool {
-    killable_within(
-        g,
-        h,
-        side,
-        pair,
-        LADDER_PLIES,
-        &mut LADDER_POSITIONS.clone(),
-    )
+    let mut budget = LADDER_POSITIONS;
+    killable_within(g, h, side, pair, LADDER_PLIES, &mut budget)
 }
 
 /// How many times `killable` follows a saved block that is left with two liberties.
