@@ -42,7 +42,7 @@ def parse_args():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--timeout", type=int, default=120, help="seconds GNU Go may take a game")
     p.add_argument("--gnugo", default=shutil.which("gnugo") or "/usr/games/gnugo")
-    p.add_argument("--bin", default=os.path.join(REPO, "target/release/livingblocks"))
+    p.add_argument("--bin", help="the livingblocks binary (default: this checkout's, built first)")
     p.add_argument("--ogs", nargs="?", const=os.path.join(
         REPO, "../shared/corpus/scored/ogs-score-estimator/test_games"), metavar="DIR",
         help="score the OGS positions under DIR instead")
@@ -175,8 +175,10 @@ def main():
     if not os.path.isdir(args.root):
         sys.exit(f"gnugo-compare: {args.root} is not a folder")
     os.makedirs(os.path.join(args.work, "gnugo"), exist_ok=True)
-    if not os.path.exists(args.bin):
+    if args.bin is None:
+        # Built every time, so that the figures are this checkout's, not a stale binary's.
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=REPO, check=True)
+        args.bin = os.path.join(REPO, "target/release/livingblocks")
     with open(args.list) as f:
         names = [line.strip() for line in f if line.strip()]
     listed = os.path.join(args.work, "files.txt")
