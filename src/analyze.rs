@@ -302,6 +302,10 @@ fn score_position(
                     .all(|m| m.is_some_and(|m| score::contradicts_count(m, res)))
             })
     });
+    let re_no_area_count = best_dead
+        .filter(|s| s.unscorable.is_none() && s.open == 0 && !s.unsure.reading())
+        .zip(rec.result.as_ref())
+        .and_then(|(s, res)| score::no_area_count(s.area, res, rec.komi, rec.rules, rec.handicap));
     let markup_doubt = match (&markup, &estimate) {
         (Some(m), Some(e)) => hopeless_unmarked(r, net, &m.dead, &e.dead),
         _ => Vec::new(),
@@ -314,6 +318,7 @@ fn score_position(
         benson_bounds: bounds,
         suspicious,
         count_contradicts,
+        re_no_area_count,
         markup_doubt,
     };
     (row, status)

@@ -169,6 +169,10 @@ pub struct ScoreRow {
     pub suspicious: bool,
     /// The finished count, sure of itself, contradicts RE (`score::contradicts_count`).
     pub count_contradicts: bool,
+    /// RE is no area count of the finished board (`score::no_area_count`); `None` where that
+    /// cannot be told: territory counting, no margin in RE, or a count unsure of its neutral
+    /// points (unscorable, open points left, or a ko, seki or race).
+    pub re_no_area_count: Option<bool>,
     /// Blocks (by anchor) the markup leaves on the board though they are in atari, their
     /// last liberty marked as no one's territory, and the estimate calls dead: stones the
     /// players left standing, hopeless, so the markup is no ground truth for them.

@@ -59,6 +59,9 @@ pub struct ScoreFacts {
     pub unsure: bool,
     /// The finished count contradicts RE (games.csv `count_contradicts_re`).
     pub count_contradicts: bool,
+    /// RE is no area count of the finished board; `None` where unchecked (games.csv
+    /// `re_no_area_count`).
+    pub re_no_area_count: Option<bool>,
     /// The markup leaves hopeless blocks standing (games.csv `markup_doubt` is filled).
     pub markup_doubt: bool,
     /// games.csv `final_source` and `finished_moves`, as written.
@@ -196,6 +199,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             unscorable: s.best().1.unscorable.is_some(),
             unsure: s.best().1.unsure.any(),
             count_contradicts: s.count_contradicts,
+            re_no_area_count: s.re_no_area_count,
             markup_doubt: !s.markup_doubt.is_empty(),
             final_source: s.final_source().map_or("", |s| s.name()).to_string(),
             finished_moves: s.best().1.finished_moves.to_string(),

@@ -692,6 +692,53 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
             figure(w, f);
         }
     }
+    no_area_count(w, t);
+}
+
+/// The games counted by area whose RE no area count of the finished board gives.
+fn no_area_count(w: &mut String, t: &Tally) {
+    let n = t.no_area_count.len();
+    let _ = writeln!(
+        w,
+        "\n### Results no area count gives\n\nUnder area counting the two areas and the \
+         neutral points make up the board, so Black's lead in area (RE's margin plus komi and \
+         the handicap compensation) is a whole number with the parity of the points the areas \
+         hold, whatever the dead stones and the finishing; only a seki's neutral point turns \
+         it. Games counted by area whose finished count is scorable and sure of its neutral \
+         points (no ko, seki or race, no open point): {}; with an RE no area count gives \
+         (games.csv `re_no_area_count`): {}{}. Such a result was counted another way, often \
+         by territory, or under another komi.\n",
+        t.area_checked,
+        n,
+        if n > SHOWN {
+            format!("; the first {SHOWN} here")
+        } else {
+            String::new()
+        }
+    );
+    if n == 0 {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "| file | game | RE | rules | count by area | count by territory |"
+    );
+    let _ = writeln!(w, "|---|---:|---|---|---:|---:|");
+    let text =
+        |m: Option<f64>| m.map_or(String::new(), |m| crate::sink::games::margin_text(m as f32));
+    for c in t.no_area_count.iter().take(SHOWN) {
+        let _ = writeln!(
+            w,
+            "| {} | {} | `{}` | {} | {} | {} |",
+            c.file,
+            c.game,
+            c.re,
+            c.rules,
+            text(c.area),
+            text(c.territory)
+        );
+    }
+    let _ = writeln!(w);
 }
 
 /// The life methods against the status of each block at the end of the game.

@@ -139,6 +139,7 @@ pub(super) struct GameCols {
     unscorable: Col,
     finish_unsure: Col,
     count_contradicts: Col,
+    re_no_area_count: Col,
     markup_doubt: Col,
     final_source: Col,
     finished_moves: Col,
@@ -193,6 +194,7 @@ impl GameCols {
                 "finished_moves",
                 "finish_unsure",
             ])?;
+        let re_no_area_count = c.col("re_no_area_count")?;
         let mut margins = PerSource([[Col(0); 3]; 3]);
         for s in DeadSource::ALL {
             let n = s.name();
@@ -223,6 +225,7 @@ impl GameCols {
             unscorable,
             finish_unsure,
             count_contradicts,
+            re_no_area_count,
             markup_doubt,
             final_source,
             finished_moves,
@@ -272,6 +275,10 @@ impl GameCols {
                     unscorable: !self.unscorable.get(row).is_empty(),
                     unsure: !self.finish_unsure.get(row).is_empty(),
                     count_contradicts: self.count_contradicts.flag(row),
+                    re_no_area_count: match self.re_no_area_count.get(row) {
+                        "" => None,
+                        v => Some(v == "1"),
+                    },
                     markup_doubt: !self.markup_doubt.get(row).is_empty(),
                     final_source: self.final_source.text(row),
                     finished_moves: self.finished_moves.text(row),

@@ -286,6 +286,18 @@ pub struct Contradicted {
     pub finished_moves: String,
 }
 
+/// A record whose RE no area count of its finished board gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoAreaCount {
+    pub file: String,
+    pub game: String,
+    pub re: String,
+    pub rules: String,
+    /// The finished count's margins, by area (the rules') and by territory.
+    pub area: Option<f64>,
+    pub territory: Option<f64>,
+}
+
 /// A record whose result contradicts what Benson proves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Suspicious {
@@ -353,6 +365,10 @@ pub struct Tally {
     pub resign_winner: (u64, u64),
     pub suspicious: Vec<Suspicious>,
     pub contradicted: Vec<Contradicted>,
+    /// Games checked for an area count of RE (`re_no_area_count` filled), and those whose RE
+    /// is none.
+    pub area_checked: u64,
+    pub no_area_count: Vec<NoAreaCount>,
     /// Benson-proven points (stones and territory) and area scores, per colour.
     pub proven: [u64; 2],
     pub area: [u64; 2],
@@ -462,6 +478,19 @@ impl Tally {
                 source: s.final_source.clone(),
                 finished_moves: s.finished_moves.clone(),
             });
+        }
+        if let Some(no) = s.re_no_area_count {
+            self.area_checked += 1;
+            if no {
+                self.no_area_count.push(NoAreaCount {
+                    file: g.file.clone(),
+                    game: g.game.clone(),
+                    re: r.re.clone(),
+                    rules: r.rules.clone(),
+                    area: s.margins[best].area,
+                    territory: s.margins[best].territory,
+                });
+            }
         }
         if r.how == "resign" && (r.winner == "B" || r.winner == "W") {
             if let Some(m) = s.margins[DeadSource::Estimate].territory {
@@ -661,6 +690,13 @@ impl Tally {
         );
         push("dead_vs_markup", "", "stones_markup_only", d.markup_only);
         push("suspicious", "", "benson", self.suspicious.len() as u64);
+        push("re_no_area_count", "", "checked", self.area_checked);
+        push(
+            "re_no_area_count",
+            "",
+            "games",
+            self.no_area_count.len() as u64,
+        );
         push(
             "not_benson_blocks",
             "",
@@ -765,6 +801,8 @@ impl AddAssign<&Tally> for Tally {
         self.resign_winner.1 += o.resign_winner.1;
         self.suspicious.extend(o.suspicious.iter().cloned());
         self.contradicted.extend(o.contradicted.iter().cloned());
+        self.area_checked += o.area_checked;
+        self.no_area_count.extend(o.no_area_count.iter().cloned());
         self.finals += &o.finals;
         for (k, v) in &o.finals_by_ending {
             *self.finals_by_ending.entry(*k).or_default() += v;
@@ -885,6 +923,7 @@ mod tests {
             unscorable: file.starts_with('u'),
             unsure: file.starts_with('s'),
             count_contradicts: false,
+            re_no_area_count: None,
             markup_doubt: false,
             final_source: "markup".into(),
             finished_moves: "0".into(),

@@ -300,6 +300,28 @@ pub fn contradicts_count(margin: f32, result: &GameResult) -> bool {
     off >= FAR_OFF || (off >= 3.0 && (margin > 0.0) != (want > 0.0))
 }
 
+/// Whether RE cannot be an area count of a finished board whose areas are `area` (Black,
+/// White): `None` unless the rules count area and RE gives a margin. The two areas and the
+/// neutral points make up the board, so Black's lead in area (RE's margin plus komi and the
+/// handicap compensation) is a whole number of the same parity as the points the two areas
+/// hold; no finishing changes that but a seki's neutral point. A result that breaks it was
+/// counted another way (often by territory) or under another komi.
+pub fn no_area_count(
+    area: [u32; 2],
+    result: &GameResult,
+    komi: f32,
+    rules: Rules,
+    handicap: u32,
+) -> Option<bool> {
+    if counting(rules)? != Counting::Area {
+        return None;
+    }
+    let lead = signed_margin(result)? + komi + handicap_compensation(rules, handicap);
+    let whole = lead.round();
+    let held = i64::from(area[0] + area[1]);
+    Some((lead - whole).abs() > 1e-3 || (whole as i64 - held) % 2 != 0)
+}
+
 fn outside(bounds: (f32, f32), slack: f32, shift: f32, result: &GameResult) -> bool {
     let (low, high) = (bounds.0 + shift - slack, bounds.1 + shift + slack);
     let beaten = match result.winner {
@@ -355,6 +377,27 @@ mod tests {
         );
         assert_eq!(m.equals_re(Rules::Japanese, None), None);
         assert_eq!(m.under(Rules::Unknown), None);
+    }
+
+    /// On a 19×19 board with no neutral point the areas hold 361 points, so Black's lead
+    /// in area is odd: with komi 7.5, B+1.5 and W+0.5 are area counts, W+1.5 and B+2 are not
+    /// (the second is no whole number of points from komi); a seki's neutral point turns the
+    /// parity, and territory counting has no such rule.
+    #[test]
+    fn an_area_count_has_the_parity_of_the_points_counted() {
+        let no = |area, re: &str, rules| no_area_count(area, &parse_result(re), 7.5, rules, 0);
+        let full = [185, 176];
+        assert_eq!(no(full, "B+1.5", Rules::Chinese), Some(false));
+        assert_eq!(no(full, "W+0.5", Rules::Chinese), Some(false));
+        assert_eq!(no(full, "W+1.5", Rules::Chinese), Some(true));
+        assert_eq!(no(full, "B+2", Rules::Chinese), Some(true));
+        assert_eq!(no([184, 176], "W+1.5", Rules::Chinese), Some(false));
+        assert_eq!(no(full, "W+1.5", Rules::Japanese), None);
+        assert_eq!(no(full, "W+R", Rules::Chinese), None);
+        // Chinese handicap compensation: White gets a point per stone.
+        let handicap = |re: &str| no_area_count(full, &parse_result(re), 0.5, Rules::Chinese, 2);
+        assert_eq!(handicap("B+0.5"), Some(false));
+        assert_eq!(handicap("B+1.5"), Some(true));
     }
 
     #[test]

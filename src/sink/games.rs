@@ -275,6 +275,13 @@ pub const COLUMNS: &[Column] = &[
         Some(s) => t.flag(s.count_contradicts),
         None => t.text(""),
     }),
+    col!(
+        "re_no_area_count",
+        |t, g| match g.game.score.as_ref().and_then(|s| s.re_no_area_count) {
+            Some(b) => t.flag(b),
+            None => t.text(""),
+        }
+    ),
     col!("score_source", |t, g| t.text(
         g.game.score.as_ref().map_or("", |s| s.best().0.name())
     )),

@@ -72,6 +72,21 @@ fn kgs_markup_reproduces_re_and_the_estimate_finds_the_dead() {
     );
     assert_eq!(doubtful, 12);
     assert!(exact_undoubted >= 576, "{exact_undoubted}");
+    // The server counted the area games itself: each RE is an area count of its board.
+    let checked: Vec<_> = games
+        .iter()
+        .filter(|g| !g["re_no_area_count"].is_empty())
+        .collect();
+    let no_area = checked
+        .iter()
+        .filter(|g| g["re_no_area_count"] == "1")
+        .count();
+    eprintln!(
+        "kgs: RE checked as an area count in {}, none in {no_area}",
+        checked.len()
+    );
+    assert!(checked.len() >= 170, "{}", checked.len());
+    assert_eq!(no_area, 0);
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let line = format!("In {marked} games with TB/TW markup the estimate calls exactly the marked stones dead in {exact} (");
     assert!(report.contains(&line), "report.md lacks {line:?}");
