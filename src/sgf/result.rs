@@ -127,7 +127,8 @@ pub enum RulesSource {
     Komi,
     /// PC names a place in China.
     Place,
-    /// EV names an Ing or a Chinese event.
+    /// EV names an Ing or a Chinese event, or one that kept its own rules wherever it was
+    /// held (the Fujitsu Cup: Japanese).
     Event,
     /// Nothing tells: territory counting, as most collections count.
     Default,
@@ -200,10 +201,15 @@ fn infer_rules(km: Option<f32>, ev: &str, pc: &str) -> (Rules, RulesSource) {
     // Chinese rules never used it: such a game held in China is played under its event's
     // territory rules.
     let territory_komi = km == Some(6.5);
+    let ev_words = words(ev);
+    // The Fujitsu Cup kept Japanese rules wherever a round was held (its Beijing finals of
+    // the 5.5-komi years included).
+    if ev_words.iter().any(|w| w == "fujitsu") {
+        return (Rules::Japanese, RulesSource::Event);
+    }
     if in_china(pc) && !territory_komi {
         return (Rules::Chinese, RulesSource::Place);
     }
-    let ev_words = words(ev);
     if ev_words.iter().any(|w| w == "ing") || ev.contains("应氏") || ev.contains("應氏") {
         return (Rules::Ing, RulesSource::Event);
     }
@@ -559,6 +565,9 @@ mod tests {
             record("5.5", "", "", "", "1st Chunlan Cup", "").1,
             "inferred:event"
         );
+        // An event with rules of its own keeps them in China.
+        let fujitsu = record("5.5", "", "", "", "4th Fujitsu Cup", "Beijing, China");
+        assert_eq!((fujitsu.0, fujitsu.1), (Japanese, "inferred:event"));
         // A Chinese event played elsewhere is counted as the place counts.
         assert_eq!(
             record("6.5", "", "", "", "China-Japan Agon", "Tokyo").0,
