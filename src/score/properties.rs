@@ -7,7 +7,8 @@
 //!   moves captures one, so a reader that found such a capture would be playing wrong Go;
 //! - finishing keeps every Benson-alive stone, and swapping the colours swaps what it
 //!   plays;
-//! - the final status calls no Benson-alive stone dead.
+//! - the final status calls no Benson-alive stone dead;
+//! - every area count is one `no_area_count` accepts, and a point more or less is not.
 
 use proptest::prelude::*;
 
@@ -78,6 +79,28 @@ proptest! {
         prop_assert_eq!(a.stones, [b.stones[1], b.stones[0]]);
         prop_assert_eq!(a.neutral, b.neutral);
         prop_assert_eq!(a.teire, [b.teire[1], b.teire[0]]);
+    }
+
+    #[test]
+    fn an_area_count_is_never_taken_for_another(
+        seed in any::<u64>(),
+        size in sizes(),
+        komi in prop::sample::select(vec![0.0f32, 0.5, 5.5, 6.5, 7.5, 8.0]),
+        handicap in 0u32..5,
+    ) {
+        let (board, _) = position(seed, size);
+        let c = count(&board, &some_stones(&board, seed));
+        let area = [0, 1].map(|k| c.stones[k] + c.area_territory[k]);
+        let m = margins(&c, [0, 0], komi, Rules::Chinese, handicap).area;
+        let re = |m: f32| match m {
+            m if m > 0.0 => crate::sgf::result::parse_result(&format!("B+{m}")),
+            m if m < 0.0 => crate::sgf::result::parse_result(&format!("W+{}", -m)),
+            _ => crate::sgf::result::parse_result("0"),
+        };
+        let no = |m: f32| no_area_count(area, &re(m), komi, Rules::Chinese, handicap);
+        prop_assert_eq!(no(m), Some(false), "the count's own margin {}", m);
+        prop_assert_eq!(no(m + 1.0), Some(true));
+        prop_assert_eq!(no(m - 1.0), Some(true));
     }
 
     #[test]
