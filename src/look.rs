@@ -39,6 +39,9 @@ pub struct Finishing {
     /// The finishing's stones, in order, and why each was played.
     pub moves: Vec<(Color, Point, score::Why)>,
     pub unsure: score::Unsure,
+    /// Where it became unsure (`score::Finished::unsure_at`), each point with the colour of
+    /// the stone standing there at the end of the record, if any.
+    pub unsure_at: Vec<(Option<Color>, Point)>,
     /// Black − White − komi under the rules the record gives or implies; `None` when they
     /// are unknown.
     pub margin: Option<f32>,
@@ -136,6 +139,14 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
                 .map(|&(c, i, why)| (c, r.board.point(i), why))
                 .collect(),
             unsure: f.unsure,
+            unsure_at: f
+                .unsure_at
+                .iter()
+                .map(|&i| match r.board.cell(i) {
+                    Cell::Stone(c) => (Some(c), r.board.point(i)),
+                    _ => (None, r.board.point(i)),
+                })
+                .collect(),
             margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
             margin_other_start: other.under(rec.rules),
         }

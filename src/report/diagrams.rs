@@ -165,9 +165,18 @@ pub fn show_text(l: &Look, title: &str) -> String {
                 who(l.to_move.opponent())
             );
         }
+        let at: Vec<String> = f
+            .unsure_at
+            .iter()
+            .map(|&(c, p)| match c {
+                Some(c) => format!("{} {}", c.letter(), go_name(p, size)),
+                None => go_name(p, size),
+            })
+            .collect();
         let unsure = match f.unsure.words() {
             w if w.is_empty() => String::new(),
-            w => format!(", unsure: {w}"),
+            w if at.is_empty() => format!(", unsure: {w}"),
+            w => format!(", unsure: {w} (at {})", at.join(", ")),
         };
         let _ = writeln!(
             s,

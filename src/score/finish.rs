@@ -129,6 +129,10 @@ pub struct Finished {
     /// The stones played, in order (passes left out), and why.
     pub played: Vec<(Color, Idx, Why)>,
     pub unsure: Unsure,
+    /// Where the finish became unsure, in the order found: the first stone of each block
+    /// called alive that it could neither save nor defend (`race`), each ko point it could
+    /// not take (`ko`), each neutral point left between blocks in seki (`seki`).
+    pub unsure_at: Vec<Idx>,
     /// Neutral points of the finished position that no dame fill reaches: the inner points
     /// of open neutral regions, where the record stopped before the borders were closed.
     pub open: u32,
@@ -250,7 +254,7 @@ pub fn finish(board: &Board, dead: &[Idx], to_move: Color) -> Finished {
         g,
         is_dead,
         played: Vec::new(),
-        unsure: Unsure::default(),
+        doubt: Doubt::default(),
         captures: [0, 0],
     };
     f.run(to_move);
@@ -272,8 +276,36 @@ struct Finishing<'a> {
     g: FastBoard,
     is_dead: Vec<bool>,
     played: Vec<(Color, Idx, Why)>,
-    unsure: Unsure,
+    doubt: Doubt,
     captures: [u32; 2],
+}
+
+/// What made a finish under way unsure, and where (`Finished::unsure_at`).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Doubt {
+    flags: Unsure,
+    at: Vec<Idx>,
+}
+
+impl Doubt {
+    /// A block of `g` at `h`, called alive, that can be neither saved nor defended.
+    fn race(&mut self, g: &FastBoard, h: Idx) {
+        self.flags.race = true;
+        let first = g.stones(h).into_iter().min().unwrap_or(h);
+        self.note(first);
+    }
+
+    /// A ko point a saving capture cannot take now.
+    fn ko(&mut self, at: Idx) {
+        self.flags.ko = true;
+        self.note(at);
+    }
+
+    fn note(&mut self, at: Idx) {
+        if !self.at.contains(&at) {
+            self.at.push(at);
+        }
+    }
 }
 
 impl Finishing<'_> {
@@ -319,12 +351,12 @@ impl Finishing<'_> {
     fn choose(&mut self, side: Color) -> Option<(Idx, Why)> {
         let dame = &self.regions.dame;
         let why = |w: Why| move |i: Idx| (i, w);
-        save(&mut self.g, side, &self.is_dead, &mut self.unsure)
+        save(&mut self.g, side, &self.is_dead, &mut self.doubt)
             .map(why(Why::Save))
             .or_else(|| capture(&self.g, side, &self.left_in_atari).map(why(Why::Capture)))
             .or_else(|| cut_off(&self.g, side, &self.is_dead).map(why(Why::CutOff)))
             .or_else(|| {
-                defend(&mut self.g, side, &self.is_dead, &mut self.unsure).map(why(Why::Defend))
+                defend(&mut self.g, side, &self.is_dead, &mut self.doubt).map(why(Why::Defend))
             })
             .or_else(|| fill(&self.g, side, dame, &self.is_dead).map(why(Why::Dame)))
             .or_else(|| make_room(&mut self.g, side, dame, &self.is_dead).map(why(Why::MakeRoom)))
@@ -369,11 +401,15 @@ impl Finishing<'_> {
     fn into_finished(mut self) -> Finished {
         let out = self.board();
         let dead = self.dead(&out);
-        self.unsure.seki = self
+        let seki: Vec<Idx> = self
             .regions
             .dame
             .iter()
-            .any(|&i| self.g.cell(i) == Cell::Empty && self.regions.owner(i).is_none());
+            .copied()
+            .filter(|&i| self.g.cell(i) == Cell::Empty && self.regions.owner(i).is_none())
+            .collect();
+        self.doubt.flags.seki = !seki.is_empty();
+        seki.into_iter().for_each(|i| self.doubt.note(i));
         let open = self
             .open
             .unwrap_or_else(|| EmptyRegions::find(&self.settled()).kept_count());
@@ -382,7 +418,8 @@ impl Finishing<'_> {
             dead,
             captures: self.captures,
             played: self.played,
-            unsure: self.unsure,
+            unsure: self.doubt.flags,
+            unsure_at: self.doubt.at,
             open,
         }
     }
@@ -469,15 +506,15 @@ fn cut_off(g: &FastBoard, side: Color, is_dead: &[bool]) -> Option<Idx> {
 /// A move of `side` that saves a block of its own left in atari (none for a block
 /// `held_by_dead` or one whose capture is a `snapback`); a block it cannot save makes the
 /// finish unsure.
-fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
+fn save(g: &mut FastBoard, side: Color, is_dead: &[bool], doubt: &mut Doubt) -> Option<Idx> {
     for h in g.heads(side) {
         if is_dead[h] || !g.in_atari(h) || held_by_dead(g, h, side, is_dead) || snapback(g, h, side)
         {
             continue;
         }
-        match saving_move(g, h, side, unsure) {
+        match saving_move(g, h, side, doubt) {
             Some(m) => return Some(m),
-            None => unsure.race = true,
+            None => doubt.race(g, h),
         }
     }
     None
@@ -529,7 +566,7 @@ fn snapped_back(g: &FastBoard, c: Color, l: Idx) -> bool {
 /// connection costs a point. A block that cannot be defended so, held by dead stones or not,
 /// makes the finish unsure: where its neighbours are called dead wrongly, that is where the
 /// count goes wrong.
-fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure) -> Option<Idx> {
+fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], doubt: &mut Doubt) -> Option<Idx> {
     let mut libs = Vec::new();
     for h in g.heads(side) {
         if is_dead[h] {
@@ -561,7 +598,7 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], unsure: &mut Unsure)
         match defended {
             Some(_) if held_by_dead(g, h, side, is_dead) => {}
             Some(x) => return Some(x),
-            None => unsure.race = true,
+            None => doubt.race(g, h),
         }
     }
     None
@@ -635,7 +672,7 @@ fn killable_within(
         if after.cell(h) != Cell::Stone(side) || !after.in_atari(h) {
             return false;
         }
-        let saves = saving_moves(&mut after, h, side, &mut Unsure::default());
+        let saves = saving_moves(&mut after, h, side, &mut Doubt::default());
         saves.is_empty()
             || depth > 0
                 && saves.iter().all(|&s| {
@@ -661,7 +698,7 @@ fn killable_within(
 /// the opponent blocks beside it in atari, then the extension where that leaves it more than
 /// one liberty; none that is `snapped_back`. A capture that is a ko retake met before any of
 /// them makes the finish unsure.
-fn saving_moves(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> Vec<Idx> {
+fn saving_moves(g: &mut FastBoard, h: Idx, side: Color, doubt: &mut Doubt) -> Vec<Idx> {
     let mut around = Vec::new();
     let mut out = Vec::new();
     g.neighbour_blocks(h, side.opponent(), &mut around);
@@ -669,7 +706,9 @@ fn saving_moves(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> 
         if g.in_atari(o) {
             let l = g.atari_liberty(o);
             if !g.is_legal(side, l) {
-                unsure.ko |= out.is_empty();
+                if out.is_empty() {
+                    doubt.ko(l);
+                }
             } else if !snapped_back(g, side, l) && !out.contains(&l) {
                 out.push(l);
             }
@@ -687,8 +726,8 @@ fn saving_moves(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> 
 }
 
 /// The first of `saving_moves`.
-fn saving_move(g: &mut FastBoard, h: Idx, side: Color, unsure: &mut Unsure) -> Option<Idx> {
-    saving_moves(g, h, side, unsure).first().copied()
+fn saving_move(g: &mut FastBoard, h: Idx, side: Color, doubt: &mut Doubt) -> Option<Idx> {
+    saving_moves(g, h, side, doubt).first().copied()
 }
 
 /// A dame `side` can fill safely: first one that puts a living opponent block in atari (the
@@ -716,7 +755,7 @@ fn fill(g: &FastBoard, side: Color, dame: &[Idx], is_dead: &[bool]) -> Option<Id
         }
         let mut after = g.clone();
         after.play(side, d);
-        let mut ignored = Unsure::default();
+        let mut ignored = Doubt::default();
         forced.retain(|&h| after.in_atari(h));
         let savable = forced.iter().all(|&h| {
             let mut one = after.clone();
@@ -941,12 +980,12 @@ mod tests {
         assert!(pair.contains(&i), "{}", b.point(i));
         let mut is_dead = vec![false; b.cell_count()];
         let mut g = FastBoard::from_board(&b);
-        let mut unsure = Unsure::default();
-        assert!(defend(&mut g, Color::White, &is_dead, &mut unsure).is_some());
+        let mut doubt = Doubt::default();
+        assert!(defend(&mut g, Color::White, &is_dead, &mut doubt).is_some());
         is_dead[at(&b, "ba")] = true;
         is_dead[at(&b, "ab")] = true;
-        assert_eq!(defend(&mut g, Color::White, &is_dead, &mut unsure), None);
-        assert_eq!(unsure, Unsure::default());
+        assert_eq!(defend(&mut g, Color::White, &is_dead, &mut doubt), None);
+        assert_eq!(doubt, Doubt::default());
     }
 
     /// The record stops with White's stone at cb in atari inside Black's wall, and the
@@ -969,6 +1008,12 @@ mod tests {
             assert_eq!(f.board.cell(at(&b, "cb")), Cell::Empty);
             assert_eq!(f.board.cell(at(&b, "ca")), Cell::Stone(Color::Black));
             assert_eq!(f.unsure.race, first == Color::White);
+            let race_at = if f.unsure.race {
+                vec![at(&b, "cb")]
+            } else {
+                Vec::new()
+            };
+            assert_eq!(f.unsure_at, race_at);
         }
     }
 
@@ -1091,7 +1136,7 @@ mod tests {
         assert!(!snapback(&g, at(&open, "ee"), Color::Black));
         // Nor does a capture that is snapped back save a block: White's pair, in atari
         // too, is saved by taking ee only where df is open.
-        let mut ignored = Unsure::default();
+        let mut ignored = Doubt::default();
         let fe = at(&b, "fe");
         assert_eq!(
             saving_move(&mut g, fe, Color::White, &mut ignored),
@@ -1150,6 +1195,7 @@ mod tests {
         assert_eq!(f.moves(), 0);
         assert!(f.unsure.seki && !f.unsure.race && !f.unsure.ko);
         assert_eq!(f.unsure.words(), "seki");
+        assert_eq!(f.unsure_at, [at(&b, "eb"), at(&b, "gb")]);
         let c = count(&f.board, &f.dead);
         assert_eq!(c.neutral, 2);
         // The shared liberties are no one's under either counting, and no teire is due.

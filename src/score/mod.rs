@@ -484,6 +484,7 @@ mod tests {
             captures: [0, 0],
             played: Vec::new(),
             unsure: Unsure::default(),
+            unsure_at: Vec::new(),
             open,
         };
         // 16 stones on 81 points: under a third.

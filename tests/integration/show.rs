@@ -100,6 +100,32 @@ fn show_lists_the_finishing_moves_of_a_counted_record() {
     assert!(!String::from_utf8_lossy(&o.stdout).contains("Finished"));
 }
 
+/// A counted record whose finish leaves a seki: `show` says where, the two liberties that
+/// Black's inner stones and White's blocks share (the board of
+/// `finish::tests::a_seki_keeps_its_shared_liberties`).
+#[test]
+fn show_says_where_the_finishing_is_unsure() {
+    let env = TestEnv::new();
+    env.write(
+        "seki.sgf",
+        "(;SZ[9]KM[0]RU[Japanese]PL[B]RE[W+13]\
+         AB[da][ha][db][fb][hb][dc][ec][fc][gc][hc][dd][fd][hd]\
+         AW[aa][ca][ea][fa][ga][ia][ab][bb][cb][ib][ac][cc][ic][ad][bd][cd][ed][gd][id][ae]\
+         [ce][de][ee][fe][ge][he][ie][af][bf][cf][df][ef][ff][gf][hf][if][bg][dg][fg][hg][ah]\
+         [bh][ch][dh][eh][fh][gh][hh][ih][bi][di][fi][hi])",
+    );
+    let o = env.run(&["show", "in/seki.sgf"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains(
+            "Finished before counting, the dead stones by the estimate: 0 moves, \
+             unsure: seki (at E8, G8).\nCounted after them: W+13.\n"
+        ),
+        "{text}"
+    );
+}
+
 #[test]
 fn show_reads_an_archive_member_as_games_csv_names_it() {
     let env = TestEnv::new();
