@@ -37,6 +37,8 @@ pub struct ReplayedFacts {
     pub re_parsed: bool,
     /// RE's margin, unsigned.
     pub re_margin: Option<f64>,
+    /// When it was played (DT).
+    pub era: Era,
     pub benson_territory: [u64; 2],
     pub benson_stones: [u64; 2],
     /// `None` where the final position was not scored.
@@ -181,6 +183,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
         re: g.info.re.clone(),
         re_parsed: result.flatten().is_some_and(|r| r.parsed),
         re_margin: result.flatten().and_then(|r| r.margin).map(widen),
+        era: Era::of(&g.info.dt),
         benson_territory: [0, 1].map(|c| p.life[c].benson_territory.into()),
         benson_stones: [0, 1].map(|c| p.life[c].benson_stones.into()),
         score: g.score.as_ref().map(|s| ScoreFacts {

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::diagrams::{Figure, Figures};
-use super::facts::Ending;
+use super::facts::{Ending, Era};
 use super::tally::{DeadSums, Tally};
 use crate::life::Method;
 use crate::score::{DeadSource, FinalStatus};
@@ -574,7 +574,10 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
             pct(s.sure_within_one, s.sure)
         );
     }
-    let _ = writeln!(w, "\nExact margins by rules and by board size:\n");
+    let _ = writeln!(
+        w,
+        "\nExact margins by rules, by board size and by when the game was played:\n"
+    );
     let names: Vec<&str> = DeadSource::ALL.iter().map(|s| s.name()).collect();
     let _ = writeln!(w, "| | {} |", names.join(" | "));
     let _ = writeln!(w, "|---|---:|---:|---:|");
@@ -604,6 +607,27 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
             })
             .collect();
         let _ = writeln!(w, "| {kind} {key} | {} |", cells.join(" | "));
+    }
+    let eras: std::collections::BTreeSet<Era> = t
+        .sources
+        .iter()
+        .flat_map(|(_, s)| s.by_era.keys().copied())
+        .collect();
+    for era in eras {
+        let cells: Vec<String> = t
+            .sources
+            .iter()
+            .map(|(_, s)| {
+                s.by_era
+                    .get(&era)
+                    .map_or("–".into(), |(n, e)| format!("{} of {n}", pct(*e, *n)))
+            })
+            .collect();
+        let label = match era {
+            Era::Unknown => era.name().to_string(),
+            _ => format!("played {}", era.name()),
+        };
+        let _ = writeln!(w, "| {label} | {} |", cells.join(" | "));
     }
     dead_section(w, &t.dead, &figures.dead);
     if t.resign_winner.0 > 0 {

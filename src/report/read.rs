@@ -150,6 +150,7 @@ pub(super) struct GameCols {
     benson_territory: [Col; 2],
     benson_stones: [Col; 2],
     area: [Col; 2],
+    dt: Col,
     /// Per source: the margin under the game's rules, territory, area.
     margins: PerSource<[Col; 3]>,
 }
@@ -195,6 +196,7 @@ impl GameCols {
                 "finish_unsure",
             ])?;
         let re_no_area_count = c.col("re_no_area_count")?;
+        let dt = c.col("DT")?;
         let mut margins = PerSource([[Col(0); 3]; 3]);
         for s in DeadSource::ALL {
             let n = s.name();
@@ -226,6 +228,7 @@ impl GameCols {
             finish_unsure,
             count_contradicts,
             re_no_area_count,
+            dt,
             markup_doubt,
             final_source,
             finished_moves,
@@ -258,6 +261,7 @@ impl GameCols {
                 re: self.re.text(row),
                 re_parsed: self.re_parsed.flag(row),
                 re_margin: self.margin.margin(row),
+                era: Era::of(self.dt.get(row)),
                 benson_territory: self.benson_territory.map(|c| c.num(row)),
                 benson_stones: self.benson_stones.map(|c| c.num(row)),
                 score: (!self.score_source.get(row).is_empty()).then(|| ScoreFacts {

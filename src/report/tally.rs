@@ -146,9 +146,10 @@ pub struct SourceSums {
     pub sure_within_one: u64,
     /// Computed − recorded margin, rounded to whole points.
     pub error: BTreeMap<i32, u32>,
-    /// `(compared, exact)` by rules and by board size.
+    /// `(compared, exact)` by rules, by board size and by era.
     pub by_rules: BTreeMap<String, (u64, u64)>,
     pub by_size: BTreeMap<String, (u64, u64)>,
+    pub by_era: BTreeMap<Era, (u64, u64)>,
 }
 
 fn add_map<K: Ord + Clone, V: Default + AddAssign + Copy>(
@@ -183,6 +184,7 @@ impl AddAssign<&SourceSums> for SourceSums {
         add_map(&mut self.error, &o.error);
         add_pairs(&mut self.by_rules, &o.by_rules);
         add_pairs(&mut self.by_size, &o.by_size);
+        add_pairs(&mut self.by_era, &o.by_era);
     }
 }
 
@@ -530,6 +532,9 @@ impl Tally {
                 e.0 += 1;
                 e.1 += u64::from(exact);
             }
+            let e = sums.by_era.entry(r.era).or_default();
+            e.0 += 1;
+            e.1 += u64::from(exact);
         }
     }
 
@@ -899,6 +904,7 @@ mod tests {
                 re: format!("{winner}+R"),
                 re_parsed: true,
                 re_margin: margin,
+                era: Era::To2009,
                 benson_territory: [3, 0],
                 benson_stones: [10, 0],
                 score: None,
@@ -997,6 +1003,9 @@ mod tests {
             (estimate.sure, estimate.sure_exact, estimate.sure_within_one),
             (2, 0, 1)
         );
+        // All four were played in the same era: compared and exact are those of all.
+        assert_eq!(estimate.by_era.get(&Era::To2009), Some(&(4, 2)));
+        assert_eq!(estimate.by_era.len(), 1);
     }
 
     #[test]
