@@ -559,8 +559,10 @@ fn snapped_back(g: &FastBoard, c: Color, l: Idx) -> bool {
 /// down a ladder (`killable`). Such a block is short of liberties (a cutting point or a false
 /// eye inside the wall, dead stones beside it), and its owner connects first: inside its own
 /// area that is teire. The move is the first that leaves no such attack, of the two
-/// liberties, then the liberties of the opponent blocks of at most two liberties beside the
-/// block or beside those liberties (dead stones whose capture gives it room). It is not
+/// liberties, then the liberties of the opponent blocks beside the block or beside those
+/// liberties that have at most two, or three when they are dead (dead stones whose capture
+/// gives it room: a liberty of theirs that the block does not share can be the only
+/// defence). It is not
 /// played for a block that only dead stones hold (`held_by_dead`): the stones that would
 /// chase it stand as dead as those, and its capture costs the owner a prisoner where the
 /// connection costs a point. A block that cannot be defended so, held by dead stones or not,
@@ -581,7 +583,7 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], doubt: &mut Doubt) -
             continue;
         }
         let mut defended = None;
-        for x in defences(g, h, side, pair) {
+        for x in defences(g, h, side, pair, is_dead) {
             if !g.is_legal(side, x) || g.self_atari(side, x) {
                 continue;
             }
@@ -606,7 +608,7 @@ fn defend(g: &mut FastBoard, side: Color, is_dead: &[bool], doubt: &mut Doubt) -
 
 /// The moves that may defend `side`'s block at `h`, with two liberties `pair`, in the order
 /// tried (see `defend`).
-fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> {
+fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2], is_dead: &[bool]) -> Vec<Idx> {
     let mut out = pair.to_vec();
     let mut blocks = Vec::new();
     g.neighbour_blocks(h, side.opponent(), &mut blocks);
@@ -619,8 +621,8 @@ fn defences(g: &mut FastBoard, h: Idx, side: Color, pair: [Idx; 2]) -> Vec<Idx> 
     }
     let mut libs = Vec::new();
     for o in blocks {
-        g.liberties(o, 2, &mut libs);
-        if libs.len() <= 2 {
+        g.liberties(o, 3, &mut libs);
+        if libs.len() <= 2 || (libs.len() == 3 && is_dead[o]) {
             for &l in &libs {
                 if !out.contains(&l) {
                     out.push(l);
@@ -894,6 +896,48 @@ mod tests {
         assert_eq!(territory_after[0], territory_before[0]);
         // The dame went to Black: one area point more, the teire changes White's nothing.
         assert_eq!(area_after, [area_before[0] + 1, area_before[1]]);
+    }
+
+    /// Black's block A2-E4 has two liberties, A1 and C3, both liberties of White's dead
+    /// stones B1-D2 too, which have a third, C1. White at C3 would leave it in atari with no
+    /// way out, and Black filling either of its own liberties is self-atari; C1, a liberty
+    /// of the dead stones, leaves them two that White cannot fill without being captured.
+    /// Black spends that point inside its own territory, whoever starts (the corner of
+    /// Takagawa/Tak-0481, where the finish had said `race` and counted no teire).
+    #[test]
+    fn a_block_short_of_liberties_takes_one_from_the_dead_stones_beside_it() {
+        let b = Board::from_ascii(
+            ".........
+             .........
+             OOOOOOOOO
+             OOO.OO.OO
+             OXXOOOO.O
+             OXXXXOOOO
+             XX.XOOXXX
+             XOOOXOX.X
+             .O.XXXXX.",
+        );
+        let dead: Vec<Idx> = ["bi", "bh", "ch", "dh"].iter().map(|p| at(&b, p)).collect();
+        let (_, territory_before) = scores(&b, &dead);
+        for first in [Color::Black, Color::White] {
+            let f = finish(&b, &dead, first);
+            let played: Vec<(Color, String, Why)> = f
+                .played
+                .iter()
+                .map(|&(c, i, why)| (c, b.point(i).to_string(), why))
+                .collect();
+            assert_eq!(
+                played,
+                [(Color::Black, "ci".to_string(), Why::Defend)],
+                "{first:?}"
+            );
+            assert_eq!(f.unsure, Unsure::default());
+            let (_, territory_after) = scores(&f.board, &f.dead);
+            assert_eq!(
+                territory_after,
+                [territory_before[0] - 1, territory_before[1]]
+            );
+        }
     }
 
     /// A neutral region of four points between the walls, D8 E8 E7 E6: its inner point E8
