@@ -246,7 +246,7 @@ fn the_professional_sample_is_counted_after_finishing() {
     }
     eprintln!("pro sample: exact {exact}/300, within 1 {within}/300, scorable {scorable}, finished {finished}");
     eprintln!("pro sample, scorable and sure: {sure}, exact {sure_exact}, within 1 {sure_within}");
-    // Measured 204 sure, 160 exact, 192 within one point (94.1 %; 96.0 % over the 8,211 sure
+    // Measured 204 sure, 160 exact, 192 within one point (94.1 %; 96.0 % over the 8,225 sure
     // counts of pro/games): the counts the tool is sure of are within a point of RE in 94 %
     // or more.
     assert!(
@@ -257,7 +257,7 @@ fn the_professional_sample_is_counted_after_finishing() {
         sure_within * 100 >= sure * 94,
         "{sure_within} of {sure} within one point"
     );
-    assert!(exact >= 196, "exact {exact}/300");
-    assert!(within >= 251, "within one point {within}/300");
+    assert!(exact >= 197, "exact {exact}/300");
+    assert!(within >= 253, "within one point {within}/300");
     assert!(finished >= 280, "finished {finished}/300");
 }
