@@ -131,7 +131,7 @@ pub struct Finished {
     pub played: Vec<(Color, Idx, Why)>,
     pub unsure: Unsure,
     /// Where the finish became unsure, in the order found: the first stone of each block
-    /// called alive that it could neither save nor defend (`race`), each ko point it could
+    /// called alive that no single move saves or defends (`race`), each ko point it could
     /// not take (`ko`), each neutral point left between blocks in seki (`seki`).
     pub unsure_at: Vec<Idx>,
     /// Neutral points of the finished position that no dame fill reaches: the inner points
@@ -289,7 +289,7 @@ struct Doubt {
 }
 
 impl Doubt {
-    /// A block of `g` at `h`, called alive, that can be neither saved nor defended.
+    /// A block of `g` at `h`, called alive, that no single move saves or defends.
     fn race(&mut self, g: &FastBoard, h: Idx) {
         self.flags.race = true;
         let first = g.stones(h).into_iter().min().unwrap_or(h);
