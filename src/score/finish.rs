@@ -946,8 +946,15 @@ mod tests {
     /// Takagawa/Tak-0481, where the finish had said `race` and counted no teire).
     #[test]
     fn a_block_short_of_liberties_takes_one_from_the_dead_stones_beside_it() {
-        let b = Board::from_ascii(
-            ".........
+        let b = Board::from_ascii(DEAD_STONES_CORNER);
+        for f in corner_finishes(&b, &[(Color::Black, "ci", Why::Defend)]) {
+            assert_eq!(f.unsure, Unsure::default());
+        }
+    }
+
+    /// Black's block A2-E4 beside White's dead stones B1-D2 in Black's corner
+    /// (Takagawa/Tak-0481's shape).
+    const DEAD_STONES_CORNER: &str = ".........
              .........
              OOOOOOOOO
              OOO.OO.OO
@@ -955,29 +962,27 @@ mod tests {
              OXXXXOOOO
              XX.XOOXXX
              XOOOXOX.X
-             .O.XXXXX.",
-        );
-        let dead: Vec<Idx> = ["bi", "bh", "ch", "dh"].iter().map(|p| at(&b, p)).collect();
-        let (_, territory_before) = scores(&b, &dead);
-        for first in [Color::Black, Color::White] {
-            let f = finish(&b, &dead, first);
-            let played: Vec<(Color, String, Why)> = f
-                .played
-                .iter()
-                .map(|&(c, i, why)| (c, b.point(i).to_string(), why))
-                .collect();
-            assert_eq!(
-                played,
-                [(Color::Black, "ci".to_string(), Why::Defend)],
-                "{first:?}"
-            );
-            assert_eq!(f.unsure, Unsure::default());
-            let (_, territory_after) = scores(&f.board, &f.dead);
-            assert_eq!(
-                territory_after,
-                [territory_before[0] - 1, territory_before[1]]
-            );
-        }
+             .O.XXXXX.";
+
+    /// Finishes `b`, with White's stones B1-D2 dead, from either side: each plays `moves`
+    /// and costs Black a point of territory per move.
+    fn corner_finishes(b: &Board, moves: &[(Color, &str, Why)]) -> Vec<Finished> {
+        let dead: Vec<Idx> = ["bi", "bh", "ch", "dh"].iter().map(|p| at(b, p)).collect();
+        let (_, before) = scores(b, &dead);
+        let want: Vec<(Color, String, Why)> = moves
+            .iter()
+            .map(|&(c, p, w)| (c, p.to_string(), w))
+            .collect();
+        [Color::Black, Color::White]
+            .into_iter()
+            .map(|first| {
+                let f = finish(b, &dead, first);
+                assert_eq!(played(b, &f), want, "{first:?} first");
+                let (_, after) = scores(&f.board, &f.dead);
+                assert_eq!(after, [before[0] - moves.len() as u32, before[1]]);
+                f
+            })
+            .collect()
     }
 
     /// The same corner with D1 open: White's dead stones have four liberties, and no single
@@ -986,43 +991,16 @@ mod tests {
     /// the finish says `race`, at the block, since its life hung on the dead stones.
     #[test]
     fn dead_stones_that_would_win_the_race_are_taken_a_move_at_a_time() {
-        let b = Board::from_ascii(
-            ".........
-             .........
-             OOOOOOOOO
-             OOO.OO.OO
-             OXXOOOO.O
-             OXXXXOOOO
-             XX.XOOXXX
-             XOOOXOX.X
-             .O..XXXX.",
-        );
-        let dead: Vec<Idx> = ["bi", "bh", "ch", "dh"].iter().map(|p| at(&b, p)).collect();
-        let (_, territory_before) = scores(&b, &dead);
-        for first in [Color::Black, Color::White] {
-            let f = finish(&b, &dead, first);
-            let played: Vec<(Color, String, Why)> = f
-                .played
-                .iter()
-                .map(|&(c, i, why)| (c, b.point(i).to_string(), why))
-                .collect();
-            assert_eq!(
-                played,
-                [
-                    (Color::Black, "di".to_string(), Why::Defend),
-                    (Color::Black, "ci".to_string(), Why::Defend)
-                ],
-                "{first:?}"
-            );
+        let b = Board::from_ascii(&DEAD_STONES_CORNER.replacen(".O.XXXXX.", ".O..XXXX.", 1));
+        let moves = [
+            (Color::Black, "di", Why::Defend),
+            (Color::Black, "ci", Why::Defend),
+        ];
+        for f in corner_finishes(&b, &moves) {
             // The count is only as sure as the dead stones' verdict: Black's block had lost
             // the race unless it took them.
             assert_eq!(f.unsure.words(), "race");
             assert_eq!(f.unsure_at, [at(&b, "be")]);
-            let (_, territory_after) = scores(&f.board, &f.dead);
-            assert_eq!(
-                territory_after,
-                [territory_before[0] - 2, territory_before[1]]
-            );
         }
     }
 
