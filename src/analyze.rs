@@ -10,6 +10,7 @@ use crate::row::{
     SourceScore, Status,
 };
 use crate::score;
+use crate::score::engine::{EngineAnswer, EngineQuery, EngineView};
 use crate::sgf::result::RecordInfo;
 use crate::sgf::{self, load::Tree, GameInfo};
 
@@ -27,6 +28,16 @@ pub enum EstimateFor {
 }
 
 impl EstimateFor {
+    /// Whether a game gets the estimate (and an engine's judgement): `counted` says the
+    /// record was counted or carries markup.
+    pub fn selects(self, counted: bool) -> bool {
+        match self {
+            EstimateFor::All => true,
+            EstimateFor::Counted => counted,
+            EstimateFor::Never => false,
+        }
+    }
+
     /// The choice as `--estimate` and the manifest name it.
     pub fn name(self) -> &'static str {
         match self {
@@ -51,7 +62,46 @@ pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
 /// row instead of ending the run.
 pub fn analyze_file_with(bytes: &[u8], options: Options) -> FileAnalysis {
-    guarded(|| analyze_with(bytes, options))
+    guarded(|| analyze_with(bytes, options, &[]))
+}
+
+/// An engine's answers for a file's game trees, by the tree's index in the file (`None`, or
+/// past the end: not asked).
+pub type Answers = [Option<EngineAnswer>];
+
+/// `analyze_file_with`, with an engine's answers to the questions `engine_queries` asked.
+pub fn analyze_file_judged(bytes: &[u8], options: Options, answers: &Answers) -> FileAnalysis {
+    guarded(|| analyze_with(bytes, options, answers))
+}
+
+/// The question for an engine of each game tree of a file whose final position `options`
+/// selects for the estimate, by tree index; `Err` says why a selected one cannot be asked.
+/// A panic gives no questions (the analysis reports it).
+pub fn engine_queries(bytes: &[u8], options: Options) -> Vec<Option<Result<EngineQuery, String>>> {
+    catch_unwind(AssertUnwindSafe(|| {
+        let Ok(decoded) = sgf::decode(bytes) else {
+            return Vec::new();
+        };
+        let Ok(loaded) = sgf::load(&decoded.text) else {
+            return Vec::new();
+        };
+        loaded
+            .trees
+            .iter()
+            .map(|t| {
+                let Ok(Tree::Go(root)) = &t.tree else {
+                    return None;
+                };
+                let rec = RecordInfo::read(&GameInfo::from_main_line(root));
+                let r = replay(root).ok().filter(|r| r.illegal.is_none())?;
+                options
+                    .estimate
+                    .selects(r.has_markup || rec.counted())
+                    .then(|| EngineQuery::of(&r.board, r.to_move, &rec))
+            })
+            .collect()
+    }))
+    .unwrap_or_default()
 }
 
 /// Runs per-file work, turning a panic into a single `internal_error` row.
@@ -72,10 +122,10 @@ fn guarded(work: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
 
 /// `analyze_file` without the panic guard, for fuzzing: a panic here is a bug to find.
 pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
-    analyze_with(bytes, Options::default())
+    analyze_with(bytes, Options::default(), &[])
 }
 
-fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
+fn analyze_with(bytes: &[u8], options: Options, answers: &Answers) -> FileAnalysis {
     let decoded = match sgf::decode(bytes) {
         Ok(d) => d,
         Err(e) => return FileAnalysis::failed(GameRow::of_error(None, &e)),
@@ -88,7 +138,9 @@ fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
             .enumerate()
             .map(|(i, t)| {
                 let mut g = match &t.tree {
-                    Ok(tree) => analyze_tree(i, tree, options),
+                    Ok(tree) => {
+                        analyze_tree(i, tree, options, answers.get(i).and_then(Option::as_ref))
+                    }
                     Err(e) => GameRow::of_error(Some(i), e),
                 };
                 if let Some(note) = &t.note {
@@ -102,7 +154,12 @@ fn analyze_with(bytes: &[u8], options: Options) -> FileAnalysis {
     FileAnalysis { encoding, games }
 }
 
-fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
+fn analyze_tree(
+    index: usize,
+    tree: &Tree,
+    options: Options,
+    answer: Option<&EngineAnswer>,
+) -> GameRow {
     let root = match tree {
         Tree::Go(root) => root,
         Tree::OtherGame(gm) => {
@@ -127,9 +184,17 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
     };
     let net = Net::build(&r.board);
     let life = analyze_life(&r.board, &net, r.to_move);
+    // The engine's view, with each block's ownership; or why there is none.
+    let judged = answer.map(|a| {
+        a.as_ref()
+            .map_err(String::clone)
+            .and_then(|v| v.fits(r.board.size()).map(|()| v))
+            .map(|v| (v, score::engine::block_ownership(&r.board, &net, v)))
+    });
+    let view = judged.as_ref().and_then(|j| j.as_ref().ok());
     let (score, status) = match (&r.illegal, &record) {
         (None, Some(rec)) => {
-            let (row, status) = score_position(&r, &net, &life, rec, options);
+            let (row, status) = score_position(&r, &net, &life, rec, options, view);
             (Some(row), status)
         }
         _ => (None, None),
@@ -147,8 +212,15 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
             shared_eyes: b.ngem() as u32,
             verdict: v.clone(),
             final_status: status.as_ref().and_then(|s| s[b.anchor]),
+            katago_own: None,
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let mut blocks = blocks;
+    if let Some((_, own)) = view {
+        for (b, &o) in blocks.iter_mut().zip(own) {
+            b.katago_own = Some(o);
+        }
+    }
     let anchor = |b: usize| r.board.point(net.blocks[b].anchor);
     let chains = life
         .chains
@@ -204,6 +276,9 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
         big_eyes,
         score,
     };
+    if let Some(Err(why)) = &judged {
+        row.add_note(&format!("katago: {why}"));
+    }
     for (n, what) in [
         (r.suicides, "suicide"),
         (r.ko_retakes, "immediate ko retake"),
@@ -215,14 +290,16 @@ fn analyze_tree(index: usize, tree: &Tree, options: Options) -> GameRow {
     row
 }
 
-/// Scores the final position with the markup's dead stones, the estimate's, and none; with
-/// the final status of every stone under the best source that has dead stones, if any.
+/// Scores the final position with the markup's dead stones, KataGo's (`engine`: its view and
+/// each block's ownership), the estimate's, and none; with the final status of every stone
+/// under the best source that has dead stones, if any.
 fn score_position(
     r: &Replay,
     net: &Net,
     life: &Life,
     rec: &RecordInfo,
     options: Options,
+    engine: Option<&(&EngineView, Vec<f32>)>,
 ) -> (ScoreRow, Option<Vec<Option<score::FinalStatus>>>) {
     let protected = life.benson_alive_points(net, r.board.cell_count());
     let source = |dead: Vec<Idx>,
@@ -266,20 +343,21 @@ fn score_position(
     let markup = r
         .has_markup
         .then(|| finished(score::markup_dead(&r.board, &r.territory_markup), true));
+    let katago = engine.map(|(_, own)| finished(score::engine::dead(net, own), markup.is_none()));
     let counted = r.has_markup || rec.counted();
-    let estimate = match options.estimate {
-        EstimateFor::All => true,
-        EstimateFor::Counted => counted,
-        EstimateFor::Never => false,
-    }
-    .then(|| {
+    let estimate = options.estimate.selects(counted).then(|| {
         let dead = score::estimate_dead(&r.board, r.to_move, &protected);
-        finished(dead, markup.is_none())
+        finished(dead, markup.is_none() && katago.is_none())
     });
-    // The final status comes from the best source that has dead stones: markup, estimate.
+    // The final status comes from the best source that has dead stones: markup, KataGo,
+    // estimate.
     let (markup, markup_status) = markup.unzip();
+    let (katago, katago_status) = katago.unzip();
     let (estimate, estimate_status) = estimate.unzip();
-    let status = markup_status.or(estimate_status).flatten();
+    let status = markup_status
+        .or(katago_status)
+        .or(estimate_status)
+        .flatten();
     let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
     // Stones each side put on the board: those standing plus those the other side took.
     let placed = [
@@ -291,7 +369,7 @@ fn score_position(
         .result
         .as_ref()
         .is_some_and(|res| score::contradicts_benson(bounds, placed, res, rec.rules));
-    let best_dead = markup.as_ref().or(estimate.as_ref());
+    let best_dead = markup.as_ref().or(katago.as_ref()).or(estimate.as_ref());
     // Whoever starts the finishing: both counts must contradict RE.
     let count_contradicts = best_dead.is_some_and(|s| {
         s.unscorable.is_none()
@@ -313,6 +391,8 @@ fn score_position(
     let row = ScoreRow {
         has_markup: r.has_markup,
         markup,
+        katago,
+        katago_lead: engine.map(|(v, _)| score::engine::lead(v, rec.rules, r.captures)),
         estimate,
         none: source(Vec::new(), score::count_as_is(&r.board, net), None, None),
         benson_bounds: bounds,

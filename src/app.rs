@@ -6,9 +6,11 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::analyze::{analyze_file_with, Options};
+use crate::analyze::{analyze_file_judged, engine_queries, Answers, Options};
+use crate::engine::{EngineError, Katago, KatagoSpec};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
+use crate::score::engine::{EngineAnswer, EngineQuery};
 use crate::sink::{stage, CommitError, Manifest, OutputLock, Outputs, RunStats, Stage};
 use crate::source::{self, Input, Member, Root, Shard, Unit};
 
@@ -29,6 +31,8 @@ pub struct AnalyzeConfig {
     /// Games per list that get a board diagram in report.md.
     pub diagrams: usize,
     pub options: Options,
+    /// KataGo, asked about every position the estimate selects (`--katago`).
+    pub katago: Option<KatagoSpec>,
 }
 
 /// Hears how a run goes; the binary draws it, tests ignore it.
@@ -50,6 +54,31 @@ pub struct RunReport {
     pub outputs: Vec<PathBuf>,
     /// Temporary tables a killed run had left in the output folder, removed.
     pub stale: Vec<PathBuf>,
+    /// What the engine did, with `--katago`.
+    pub engine: Option<EngineReport>,
+}
+
+/// The engine of a run: what it is, and how busy the run kept it.
+#[derive(Clone, Debug)]
+pub struct EngineReport {
+    pub version: String,
+    pub model: String,
+    pub visits: u32,
+    pub asked: u64,
+    pub restarts: u32,
+    /// Time with at least one question unanswered.
+    pub busy: Duration,
+}
+
+impl From<EngineError> for AppError {
+    /// An engine that cannot be used is a configuration error, found before any output is
+    /// committed.
+    fn from(e: EngineError) -> AppError {
+        match e {
+            EngineError::Failed(m) => AppError::Config(m),
+            EngineError::Stopped(signal) => AppError::Interrupted(signal),
+        }
+    }
 }
 
 /// Why a command (`analyze`, `merge`, `report`) could not start or finish: the one error type
@@ -144,6 +173,11 @@ pub fn analyze(
     if let Some(shard) = config.shard {
         inputs.retain(|name| shard.holds(name));
     }
+    let stopped = || cancel.load(Ordering::SeqCst);
+    let mut engine = match &config.katago {
+        Some(spec) => Some(Katago::start(spec, &stopped)?),
+        None => None,
+    };
     std::fs::create_dir_all(&config.out).map_err(|e| {
         AppError::Config(format!(
             "{}: cannot create output folder: {e}",
@@ -180,6 +214,9 @@ pub fn analyze(
         work: Vec::new(),
         work_bytes: 0,
         pending: None,
+        engine: engine.as_mut(),
+        asked: None,
+        questions: 0,
     };
     for input in inputs.iter() {
         source::for_each_unit(&input, run.cap, &mut |unit| {
@@ -191,7 +228,19 @@ pub fn analyze(
         run.stats.inputs += 1;
     }
     run.finish()?;
+    let questions = run.questions;
     let (stats, tally) = (run.stats, run.tally);
+    let engine_report = engine.as_ref().map(|e| EngineReport {
+        version: e.version.clone(),
+        model: e.model.clone(),
+        visits: config.katago.as_ref().map_or(0, |k| k.visits),
+        asked: questions,
+        restarts: e.restarts,
+        busy: e.busy(),
+    });
+    drop(engine);
+    let engine_entry =
+        |f: fn(&EngineReport) -> String| engine_report.as_ref().map_or(String::new(), f);
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
     let manifest = Manifest::of_run(
         &[
@@ -199,6 +248,9 @@ pub fn analyze(
             ("estimate", config.options.estimate.name().to_string()),
             ("paths", config.paths_given.clone()),
             ("files_from", config.files_from.clone().unwrap_or_default()),
+            ("katago_version", engine_entry(|e| e.version.clone())),
+            ("katago_model", engine_entry(|e| e.model.clone())),
+            ("katago_visits", engine_entry(|e| e.visits.to_string())),
         ],
         config.shard.map(|s| s.to_string()),
         &stats,
@@ -221,6 +273,7 @@ pub fn analyze(
         threads: config.threads,
         outputs: paths,
         stale,
+        engine: engine_report,
     })
 }
 
@@ -309,7 +362,21 @@ struct Batcher<'a> {
     work_bytes: usize,
     /// The last batch analysed, not yet written.
     pending: Option<(Vec<Work>, Results)>,
+    /// With `--katago`: the engine, and the batch whose questions it is answering (by work,
+    /// by game tree: the question's id, or why it could not be asked).
+    engine: Option<&'a mut Katago>,
+    asked: Option<(Vec<Work>, Asked)>,
+    /// Questions sent to the engine.
+    questions: u64,
 }
+
+/// The questions of a batch, by work and game tree.
+type Asked = Vec<Vec<Option<Result<u64, String>>>>;
+
+/// Files per batch with an engine: its questions are queued while the batch before is
+/// answered, so the engine always has a batch of work, and the progress moves in steps an
+/// engine finishes in about a minute.
+const ENGINE_BATCH: usize = 32;
 
 /// Bytes of archive members held in one batch at most.
 const BATCH_BYTES: usize = 256 << 20;
@@ -320,7 +387,12 @@ impl Batcher<'_> {
             self.work_bytes += m.bytes.as_ref().map_or(0, Vec::len);
         }
         self.work.push(w);
-        if self.work.len() >= BATCH || self.work_bytes >= BATCH_BYTES {
+        let batch = if self.engine.is_some() {
+            ENGINE_BATCH
+        } else {
+            BATCH
+        };
+        if self.work.len() >= batch || self.work_bytes >= BATCH_BYTES {
             self.flush()?;
         }
         Ok(())
@@ -330,6 +402,9 @@ impl Batcher<'_> {
     /// threads, writing no longer leaves the workers idle. Warnings and totals for a batch
     /// follow once it is written.
     fn flush(&mut self) -> Result<(), AppError> {
+        if self.engine.is_some() {
+            return self.flush_judged();
+        }
         let cap = self.cap;
         let options = self.options;
         let cancel = self.cancel;
@@ -344,10 +419,8 @@ impl Batcher<'_> {
                 || -> Results {
                     work.par_iter()
                         .map(|w| {
-                            (cancel.load(Ordering::Relaxed) == 0).then(|| match w {
-                                Work::Read(input) => process_input(input, cap, options),
-                                Work::Member(_, m) => process_member(m, options),
-                            })
+                            (cancel.load(Ordering::Relaxed) == 0)
+                                .then(|| process(w, cap, options, &[]))
                         })
                         .collect()
                 },
@@ -364,6 +437,78 @@ impl Batcher<'_> {
         }
         if !work.is_empty() {
             self.pending = Some((work, results));
+        }
+        Ok(())
+    }
+
+    /// `flush` with an engine: asks the engine about the gathered batch, then analyses and
+    /// writes the batch asked before, with its answers.
+    fn flush_judged(&mut self) -> Result<(), AppError> {
+        let (cap, options, cancel) = (self.cap, self.options, self.cancel);
+        let work = std::mem::take(&mut self.work);
+        self.work_bytes = 0;
+        let questions: Vec<Vec<Option<Result<EngineQuery, String>>>> = self.pool.install(|| {
+            work.par_iter()
+                .map(|w| match w {
+                    Work::Read(input) => source::read_input(input, cap)
+                        .map(|b| engine_queries(&b, options))
+                        .unwrap_or_default(),
+                    Work::Member(_, m) => m
+                        .bytes
+                        .as_ref()
+                        .map(|b| engine_queries(b, options))
+                        .unwrap_or_default(),
+                })
+                .collect()
+        });
+        let engine = self.engine.as_mut().expect("an engine");
+        let asked: Asked = questions
+            .into_iter()
+            .map(|trees| {
+                trees
+                    .into_iter()
+                    .map(|q| q.map(|q| q.map(|q| engine.submit(&q))))
+                    .collect()
+            })
+            .collect();
+        self.questions += asked
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|q| q.is_ok())
+            .count() as u64;
+        let previous = self.asked.take();
+        if !work.is_empty() {
+            self.asked = Some((work, asked));
+        }
+        let Some((work, asked)) = previous else {
+            return Ok(());
+        };
+        let stopped = || cancel.load(Ordering::SeqCst);
+        let mut answers: Vec<Vec<Option<EngineAnswer>>> = Vec::with_capacity(asked.len());
+        for trees in asked {
+            let mut file = Vec::with_capacity(trees.len());
+            for q in trees {
+                file.push(match q {
+                    None => None,
+                    Some(Err(why)) => Some(Err(why)),
+                    Some(Ok(id)) => Some(engine.wait(id, &stopped)?),
+                });
+            }
+            answers.push(file);
+        }
+        let results: Results = self.pool.install(|| {
+            work.par_iter()
+                .zip(&answers)
+                .map(|(w, a)| (stopped() == 0).then(|| process(w, cap, options, a)))
+                .collect()
+        });
+        write_rows(self.outputs, &mut self.tally, &work, &results)
+            .map_err(|e| AppError::Output(format!("{}: {e}", self.out.display())))?;
+        self.account(&work, &results)?;
+        let signal = stopped();
+        if signal != 0 {
+            return Err(AppError::Interrupted(signal));
         }
         Ok(())
     }
@@ -421,18 +566,26 @@ fn write_rows(
     Ok(())
 }
 
+/// Analyses one unit of work, with the engine's answers for its game trees.
+fn process(w: &Work, cap: u64, options: Options, answers: &Answers) -> (Option<u64>, FileAnalysis) {
+    match w {
+        Work::Read(input) => process_input(input, cap, options, answers),
+        Work::Member(_, m) => process_member(m, options, answers),
+    }
+}
+
 /// Analyses one file's bytes in the worker's per-file arena (`alloc::scoped`), when the
 /// program's allocator has one.
-fn in_arena(bytes: &[u8], options: Options) -> FileAnalysis {
-    crate::alloc::scoped(|| analyze_file_with(bytes, options))
+fn in_arena(bytes: &[u8], options: Options, answers: &Answers) -> FileAnalysis {
+    crate::alloc::scoped(|| analyze_file_judged(bytes, options, answers))
 }
 
 /// Analyses one member of a container. A game tree of a stream keeps its number in the
 /// stream, also when it fails on its own.
-fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
+fn process_member(m: &Member, options: Options, answers: &Answers) -> (Option<u64>, FileAnalysis) {
     match &m.bytes {
         Ok(bytes) => {
-            let mut a = in_arena(bytes, options);
+            let mut a = in_arena(bytes, options, answers);
             for g in &mut a.games {
                 g.game = m.game_number(g.game);
                 if let Some(note) = &m.note {
@@ -446,9 +599,14 @@ fn process_member(m: &Member, options: Options) -> (Option<u64>, FileAnalysis) {
 }
 
 /// Reads and analyses one input; a read failure is a row like any other.
-fn process_input(input: &Input, cap: u64, options: Options) -> (Option<u64>, FileAnalysis) {
+fn process_input(
+    input: &Input,
+    cap: u64,
+    options: Options,
+    answers: &Answers,
+) -> (Option<u64>, FileAnalysis) {
     match source::read_input(input, cap) {
-        Ok(bytes) => (Some(bytes.len() as u64), in_arena(&bytes, options)),
+        Ok(bytes) => (Some(bytes.len() as u64), in_arena(&bytes, options, answers)),
         Err(e) => (None, FileAnalysis::failed(GameRow::of_error(None, &e))),
     }
 }

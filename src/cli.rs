@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use livingblocks::analyze::{EstimateFor, Options};
 use livingblocks::app::AnalyzeConfig;
+use livingblocks::engine::KatagoSpec;
 use livingblocks::source::{Root, Shard};
 
 /// Where `analyze` and `merge` write unless told otherwise.
@@ -157,6 +158,42 @@ pub struct AnalyzeArgs {
     /// How many games of each list in report.md get a board diagram (0: none).
     #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
     pub diagrams: usize,
+    #[command(flatten)]
+    pub katago: KatagoArgs,
+}
+
+/// KataGo as a source of dead stones and scores (`analyze`, `show`).
+#[derive(Args, Debug, Default)]
+pub struct KatagoArgs {
+    /// Ask KataGo's analysis engine about every position the estimate selects: CMD is its
+    /// command line, e.g. "katago analysis -model NET.bin.gz -config analysis.cfg". It is run
+    /// with nnRandomize=false, so that the same inputs, engine, net and visits give the same
+    /// tables.
+    #[arg(long, value_name = "CMD")]
+    pub katago: Option<String>,
+    /// Visits per position (1: the net's own judgement, no search).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "katago")]
+    pub katago_visits: u32,
+    /// Seconds the engine may take for its first answer (it loads and compiles its net).
+    #[arg(long, value_name = "SECS", default_value_t = 120, requires = "katago")]
+    pub katago_startup: u64,
+}
+
+impl KatagoArgs {
+    /// The engine to run, if any.
+    pub fn to_spec(&self) -> Result<Option<KatagoSpec>, String> {
+        let Some(command) = &self.katago else {
+            return Ok(None);
+        };
+        if self.katago_visits == 0 {
+            return Err("--katago-visits must be at least 1".to_string());
+        }
+        Ok(Some(KatagoSpec {
+            command: command.clone(),
+            visits: self.katago_visits,
+            startup: std::time::Duration::from_secs(self.katago_startup),
+        }))
+    }
 }
 
 /// Parses `123`, `64K`, `16M`, `2G`.
@@ -221,6 +258,7 @@ impl AnalyzeArgs {
             options: Options {
                 estimate: self.estimate,
             },
+            katago: self.katago.to_spec()?,
         })
     }
 }
@@ -258,6 +296,8 @@ pub struct ShowArgs {
     /// Print the board and the verdicts as text (the default without --out).
     #[arg(long)]
     pub ascii: bool,
+    #[command(flatten)]
+    pub katago: KatagoArgs,
 }
 
 #[cfg(test)]

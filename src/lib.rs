@@ -4,7 +4,8 @@
 //! The layers, from the inside out; each imports only the ones above it:
 //! - `go` (board, replay), `sgf` (decode, parse, game info), `life` (the Go net and the life
 //!   verdicts), `score` (counting, dead stones): the core, pure, no I/O, no output vocabulary;
-//! - `source`: walking and reading inputs, archives, shards;
+//! - `source`: walking and reading inputs, archives, shards; `engine`: the client of an
+//!   external engine (KataGo), which hands plain data to `score`;
 //! - `row`: the output's rows and statuses, and how the core's errors map onto them;
 //! - `analyze`: the pure per-file function, bytes → rows;
 //! - `sink` (the CSV tables and run totals) and `report` (the tally, report.md, plots);
@@ -17,6 +18,7 @@
 pub mod alloc;
 pub mod analyze;
 pub mod app;
+pub mod engine;
 pub mod go;
 pub mod life;
 pub mod look;

@@ -71,6 +71,7 @@ pub fn merge(
         threads: 1,
         outputs,
         stale,
+        engine: None,
     })
 }
 

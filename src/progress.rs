@@ -169,6 +169,21 @@ pub fn summary(r: &RunReport) {
         per_second(s.games, r.elapsed),
         r.threads,
     );
+    if let Some(e) = &r.engine {
+        let _ = writeln!(
+            err,
+            "  KataGo {} ({}, {} visits): {} positions, busy {:.0} % of the run{}",
+            e.version,
+            e.model,
+            e.visits,
+            e.asked,
+            100.0 * e.busy.as_secs_f64() / r.elapsed.as_secs_f64().max(1e-9),
+            match e.restarts {
+                0 => String::new(),
+                n => format!(", restarted {n} times"),
+            }
+        );
+    }
     rows_and_outputs(&mut err, r);
 }
 

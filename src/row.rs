@@ -116,7 +116,7 @@ pub struct PositionStats {
 }
 
 /// One row of blocks.csv, less `file` and `game`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BlockRow {
     pub colour: Color,
     /// The block's first stone in point order.
@@ -127,8 +127,12 @@ pub struct BlockRow {
     pub shared_eyes: u32,
     pub verdict: BlockVerdict,
     /// What became of the block by the end of the game, under the best source of dead
-    /// stones the run has (markup, else the finished estimate); `None` without either.
+    /// stones the run has (markup, else KataGo, else the finished estimate); `None` without
+    /// any.
     pub final_status: Option<crate::score::FinalStatus>,
+    /// The block's mean ownership by KataGo, from its owner's side (−1 to 1); `None` without
+    /// an answer.
+    pub katago_own: Option<f32>,
 }
 
 /// One row of games.csv, less the file-level columns (`file`, `bytes`, encoding) that the
@@ -159,6 +163,11 @@ pub struct ScoreRow {
     pub has_markup: bool,
     /// From TB/TW; `None` without markup.
     pub markup: Option<SourceScore>,
+    /// KataGo's dead stones (the blocks its ownership gives away), finished and counted;
+    /// `None` without `--katago` or without an answer.
+    pub katago: Option<SourceScore>,
+    /// Black − White − komi by KataGo's net, under the record's rules and komi.
+    pub katago_lead: Option<f32>,
     /// `None` where the run did not estimate (see `--estimate`).
     pub estimate: Option<SourceScore>,
     /// Nothing dead: a lower bound for the side with dead stones inside its area.
@@ -184,18 +193,19 @@ impl ScoreRow {
     pub fn source(&self, source: DeadSource) -> Option<&SourceScore> {
         match source {
             DeadSource::Markup => self.markup.as_ref(),
+            DeadSource::Katago => self.katago.as_ref(),
             DeadSource::Estimate => self.estimate.as_ref(),
             DeadSource::None => Some(&self.none),
         }
     }
 
-    /// The best source that has dead stones (markup, then the estimate), if the run has one:
+    /// The best source that has dead stones (markup, KataGo, the estimate), if the run has one:
     /// where the blocks' final status comes from.
     pub fn final_source(&self) -> Option<DeadSource> {
         Some(self.best().0).filter(|&s| s != DeadSource::None)
     }
 
-    /// The best source of dead stones the run has: markup, then the estimate, then none.
+    /// The best source of dead stones the run has: markup, KataGo, the estimate, none.
     pub fn best(&self) -> (DeadSource, &SourceScore) {
         DeadSource::ALL
             .into_iter()

@@ -580,7 +580,7 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
     );
     let names: Vec<&str> = DeadSource::ALL.iter().map(|s| s.name()).collect();
     let _ = writeln!(w, "| | {} |", names.join(" | "));
-    let _ = writeln!(w, "|---|---:|---:|---:|");
+    let _ = writeln!(w, "|---|{}", "---:|".repeat(names.len()));
     let mut keys: Vec<(String, String)> = Vec::new();
     for (_, s) in t.sources.iter() {
         for k in s.by_rules.keys() {

@@ -197,7 +197,7 @@ impl GameCols {
             ])?;
         let re_no_area_count = c.col("re_no_area_count")?;
         let dt = c.col("DT")?;
-        let mut margins = PerSource([[Col(0); 3]; 3]);
+        let mut margins = PerSource([[Col(0); 3]; 4]);
         for s in DeadSource::ALL {
             let n = s.name();
             margins[s] = [

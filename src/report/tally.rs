@@ -465,11 +465,10 @@ impl Tally {
                 high: s.benson_high.clone(),
             });
         }
-        let best = if s.final_source == DeadSource::Markup.name() {
-            DeadSource::Markup
-        } else {
-            DeadSource::Estimate
-        };
+        let best = DeadSource::ALL
+            .into_iter()
+            .find(|d| d.name() == s.final_source)
+            .unwrap_or(DeadSource::Estimate);
         if let (true, Some(margin)) = (s.count_contradicts, s.margins[best].rules) {
             self.contradicted.push(Contradicted {
                 file: g.file.clone(),
@@ -924,7 +923,16 @@ mod tests {
             has_markup: true,
             dead_markup: vec!["aa".into(), "ba".into()],
             dead_estimate: vec!["ba".into(), "aa".into()],
-            margins: PerSource([at(markup), at(estimate), at(0.0)]),
+            margins: PerSource([
+                at(markup),
+                SourceMargins {
+                    rules: None,
+                    territory: None,
+                    area: None,
+                },
+                at(estimate),
+                at(0.0),
+            ]),
             suspicious: false,
             unscorable: file.starts_with('u'),
             unsure: file.starts_with('s'),

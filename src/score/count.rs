@@ -477,7 +477,7 @@ mod tests {
         let net = Net::build(&b);
         let regions = EmptyRegions::from_net(&b, &net);
         assert!(regions.kept(idx_of(&b, "ca")) && !regions.kept(idx_of(&b, "aa")));
-        assert_eq!(short_of(&b, &net), [vec![], vec![]]);
+        assert_eq!(short_of(&b, &net), [Vec::<usize>::new(), Vec::new()]);
         let c = count_as_is(&b, &net);
         assert_eq!(c.teire, [0, 0]);
         assert_eq!(c, count(&b, &[]));

@@ -3,6 +3,7 @@
 //! proven life puts on the result.
 
 pub mod count;
+pub mod engine;
 pub mod estimate;
 mod fast_board;
 pub mod finish;
@@ -23,6 +24,8 @@ use crate::sgf::result::{GameResult, RecordInfo, Rules, Winner};
 pub enum DeadSource {
     /// The record's TB/TW marks.
     Markup,
+    /// An engine's ownership (`--katago`): the blocks it gives to the opponent.
+    Katago,
     /// The seeded playouts of `estimate_dead`.
     Estimate,
     /// Nothing dead: a lower bound for the side with dead stones inside its area.
@@ -31,12 +34,18 @@ pub enum DeadSource {
 
 impl DeadSource {
     /// Every source, in the order the tables write them; the first present is the best.
-    pub const ALL: [DeadSource; 3] = [DeadSource::Markup, DeadSource::Estimate, DeadSource::None];
+    pub const ALL: [DeadSource; 4] = [
+        DeadSource::Markup,
+        DeadSource::Katago,
+        DeadSource::Estimate,
+        DeadSource::None,
+    ];
 
     /// The source's name in column names and in the report.
     pub fn name(self) -> &'static str {
         match self {
             DeadSource::Markup => "markup",
+            DeadSource::Katago => "katago",
             DeadSource::Estimate => "estimate",
             DeadSource::None => "none",
         }
@@ -45,7 +54,7 @@ impl DeadSource {
 
 /// One value per source of dead stones.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct PerSource<T>(pub [T; 3]);
+pub struct PerSource<T>(pub [T; 4]);
 
 impl<T> PerSource<T> {
     /// `(source, value)` in table order.

@@ -4,6 +4,7 @@
 
 use std::io;
 
+use super::games::fixed;
 use super::table::Table;
 use crate::row::FileAnalysis;
 
@@ -25,6 +26,7 @@ pub const BLOCK_COLUMNS: &[&str] = &[
     "mpfix_eyes",
     "chain",
     "final",
+    "katago_own",
 ];
 
 /// The columns of chains.csv, in order.
@@ -72,7 +74,12 @@ pub fn write_blocks(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<(
                         .map_or_else(String::new, word_cell)
                         .as_bytes(),
                 )
-                .plain(b.final_status.map_or("", |f| f.as_str()).as_bytes());
+                .plain(b.final_status.map_or("", |f| f.as_str()).as_bytes())
+                .plain(
+                    b.katago_own
+                        .map_or_else(String::new, |o| fixed(o, 3))
+                        .as_bytes(),
+                );
             t.end_row()?;
         }
     }

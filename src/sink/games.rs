@@ -251,6 +251,31 @@ pub const COLUMNS: &[Column] = &[
     col!("margin_none", source_margin, DeadSource::None),
     col!("margin_none_territory", source_territory, DeadSource::None),
     col!("margin_none_area", source_area, DeadSource::None),
+    col!("dead_katago", dead, DeadSource::Katago),
+    col!("margin_katago", source_margin, DeadSource::Katago),
+    col!(
+        "margin_katago_territory",
+        source_territory,
+        DeadSource::Katago
+    ),
+    col!("margin_katago_area", source_area, DeadSource::Katago),
+    col!("katago_equals_re", equals_re, DeadSource::Katago),
+    col!("katago_lead", |t, g| t.text(
+        &g.game
+            .score
+            .as_ref()
+            .and_then(|s| s.katago_lead)
+            .map_or(String::new(), |l| fixed(l, 2))
+    )),
+    col!("margin_katago_lead", |t, g| margin(
+        t,
+        g.game
+            .score
+            .as_ref()
+            .and_then(|s| s.katago_lead)
+            .zip(g.record())
+            .map(|(l, r)| crate::score::engine::on_grid(l, r.komi))
+    )),
     col!("benson_margin_low", |t, g| margin(
         t,
         g.game.score.as_ref().map(|s| s.benson_bounds.0)
@@ -356,6 +381,16 @@ pub fn write_rows(
         t.end_row()?;
     }
     Ok(())
+}
+
+/// An engine's figure with `places` decimals (its last digits are noise), no negative zero.
+pub fn fixed(v: f32, places: usize) -> String {
+    let s = format!("{v:.places$}");
+    if s.starts_with('-') && s[1..].bytes().all(|b| b == b'0' || b == b'.') {
+        s[1..].to_string()
+    } else {
+        s
+    }
 }
 
 /// A margin as the CSV writes it: shortest form, no negative zero.

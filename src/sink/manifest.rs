@@ -11,7 +11,7 @@ use crate::row::Status;
 use crate::source::Root;
 
 /// Bumped whenever a table's columns or their meaning change.
-pub const SCHEMA: u32 = 6;
+pub const SCHEMA: u32 = 7;
 
 /// The keys that must agree between shards of one run.
 pub const MUST_AGREE: &[&str] = &[
@@ -21,6 +21,9 @@ pub const MUST_AGREE: &[&str] = &[
     "estimate",
     "paths",
     "files_from",
+    "katago_version",
+    "katago_model",
+    "katago_visits",
 ];
 
 /// The manifest as ordered key → value pairs.

@@ -6,6 +6,7 @@ mod docs;
 mod edge_cases;
 mod golden;
 mod integrity;
+mod katago;
 mod replay_reference;
 mod report;
 mod robustness;

@@ -1,0 +1,6 @@
+//! External engines, at the edge beside `source` and `sink`: a process the run talks to over
+//! pipes. The core never sees a protocol; it gets plain data (`score::engine::EngineView`).
+
+pub mod katago;
+
+pub use katago::{EngineError, Katago, KatagoSpec};

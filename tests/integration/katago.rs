@@ -1,0 +1,217 @@
+//! `--katago` against a stand-in engine (`tests/fake-katago.py`, KataGo's JSON protocol with
+//! canned answers): the columns, the order of answers, determinism, and every fault the
+//! client must survive.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{rows, TestEnv};
+
+/// The stand-in engine's command line, with extra arguments.
+fn fake(args: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-katago.py");
+    format!("python3 {} -model net.bin.gz {args}", script.display())
+}
+
+/// A 9×9 position: Black's wall on the fifth column, White's on the sixth, a white stone at
+/// bc in atari inside Black's side (the fake engine gives it to Black), a counted result.
+const GAME: &str = "(;SZ[9]KM[6.5]RU[Japanese]RE[B+3.5]\
+    AB[ea][eb][ec][ed][ee][ef][eg][eh][ei][ab][ac][ad][bb][bd]\
+    AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][bc]PL[W])";
+
+/// Three inputs: two counted games (komi 6.5 and 0.5) and a resignation (not asked).
+fn env_with_games() -> TestEnv {
+    let env = TestEnv::new();
+    env.write("a.sgf", GAME);
+    env.write("b.sgf", GAME.replace("KM[6.5]", "KM[0.5]"));
+    env.write("c.sgf", GAME.replace("RE[B+3.5]", "RE[B+R]"));
+    env
+}
+
+fn analyze_with(env: &TestEnv, out: &str, cmd: &str, more: &[&str]) -> std::process::Output {
+    let mut args = vec!["analyze", "in", "--out", out, "--katago", cmd, "-q"];
+    args.extend(more);
+    env.run(&args)
+}
+
+fn by_file(
+    text: &str,
+) -> std::collections::HashMap<String, std::collections::HashMap<String, String>> {
+    rows(text)
+        .into_iter()
+        .map(|r| (r["file"].clone(), r))
+        .collect()
+}
+
+#[test]
+fn katago_columns_come_from_the_engine() {
+    let env = env_with_games();
+    let o = analyze_with(&env, "out", &fake(""), &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = by_file(&env.output("out", "games.csv"));
+    let a = &games["a.sgf"];
+    // 14 black stones, 10 white, komi 6.5; territory counting adds no prisoners here.
+    assert_eq!(a["katago_lead"], "-2.50");
+    assert_eq!(a["margin_katago_lead"], "-2.5");
+    assert_eq!(a["dead_katago"], "bc");
+    assert_eq!(a["score_source"], "katago");
+    assert_eq!(a["final_source"], "katago");
+    assert!(!a["margin_katago"].is_empty());
+    assert_eq!(games["b.sgf"]["katago_lead"], "3.50");
+    // Resignations are not asked with `--estimate counted`.
+    assert_eq!(games["c.sgf"]["katago_lead"], "");
+    assert_eq!(games["c.sgf"]["dead_katago"], "");
+    let blocks = rows(&env.output("out", "blocks.csv"));
+    let bc = blocks
+        .iter()
+        .find(|b| b["file"] == "a.sgf" && b["anchor"] == "bc")
+        .unwrap();
+    assert_eq!(bc["katago_own"], "-1.000");
+    assert_eq!(bc["final"], "dead");
+    let manifest = env.output("out", "manifest.tsv");
+    assert!(
+        manifest.contains("katago_version\tfake-1.0\n"),
+        "{manifest}"
+    );
+    assert!(manifest.contains("katago_model\tfake-net\n"));
+    assert!(manifest.contains("katago_visits\t1\n"));
+    let report = env.output("out", "report.md");
+    assert!(report.contains("| katago |"), "{report}");
+}
+
+#[test]
+fn the_same_inputs_give_the_same_tables_at_any_thread_count() {
+    let env = env_with_games();
+    for (out, j) in [("one", "1"), ("two", "2")] {
+        let o = analyze_with(&env, out, &fake(""), &["-j", j]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    for t in ["games.csv", "blocks.csv", "summary.csv"] {
+        assert_eq!(env.output("one", t), env.output("two", t), "{t}");
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_exit_2_before_any_output() {
+    let env = env_with_games();
+    let silent = fake("--silent");
+    let garbage = fake("--garbage");
+    for (cmd, says, more) in [
+        ("/nonexistent/katago analysis", "cannot run", &[][..]),
+        ("'unbalanced", "not a command line", &[]),
+        (
+            silent.as_str(),
+            "no answer within 1 s",
+            &["--katago-startup", "1"],
+        ),
+        (garbage.as_str(), "not KataGo's analysis protocol", &[]),
+        ("false", "ended", &[]),
+    ] {
+        let o = analyze_with(&env, "out", cmd, more);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        assert!(err.contains(says), "{cmd}: {err}");
+        assert!(err.contains("--katago"), "{cmd}: {err}");
+        assert!(!env.dir.path().join("out/games.csv").exists(), "{cmd}");
+    }
+}
+
+#[test]
+fn an_engine_that_dies_is_restarted_and_nothing_is_lost() {
+    let env = env_with_games();
+    for i in 0..4 {
+        env.write(&format!("more/{i}.sgf"), GAME);
+    }
+    let o = analyze_with(&env, "calm", &fake(""), &[]);
+    assert!(o.status.success());
+    let state = env.dir.path().join("deaths");
+    let dying = fake(&format!(
+        "--die-after 1 --deaths 2 --state {}",
+        state.display()
+    ));
+    let o = env.run(&["analyze", "in", "--out", "dying", "--katago", &dying]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("restarted 2 times"), "{err}");
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), "2");
+    for t in ["games.csv", "blocks.csv"] {
+        assert_eq!(env.output("calm", t), env.output("dying", t), "{t}");
+    }
+    // One that dies at every start gives up after the restarts.
+    let always = fake(&format!(
+        "--die-after 1 --deaths 99 --state {}",
+        env.dir.path().join("always").display()
+    ));
+    let o = analyze_with(&env, "never", &always, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("4 times"));
+}
+
+#[test]
+fn a_refused_position_leaves_its_cells_empty_with_the_reason() {
+    let env = env_with_games();
+    let o = analyze_with(&env, "out", &fake("--refuse-komi 0.5"), &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = by_file(&env.output("out", "games.csv"));
+    let b = &games["b.sgf"];
+    assert_eq!(b["katago_lead"], "");
+    assert_eq!(b["dead_katago"], "");
+    assert_eq!(b["score_source"], "estimate");
+    assert!(
+        b["detail"].contains("katago: komi refused"),
+        "{}",
+        b["detail"]
+    );
+    assert_eq!(games["a.sgf"]["katago_lead"], "-2.50");
+}
+
+#[test]
+fn merge_refuses_shards_of_different_nets() {
+    let env = env_with_games();
+    for (k, model) in [("0", "net-a"), ("1", "net-b")] {
+        let shard = format!("{k}/2");
+        let out = format!("s{k}");
+        let cmd = fake(&format!("--model {model}"));
+        let o = analyze_with(&env, &out, &cmd, &["--shard", &shard]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = env.run(&["merge", "s0", "s1", "--out", "merged", "-q"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("katago_model"), "{err}");
+}
+
+/// SIGTERM while the engine works: the run exits 143 and the engine is gone with it.
+#[test]
+fn a_signal_stops_the_engine_too() {
+    let env = env_with_games();
+    for i in 0..6 {
+        env.write(&format!("more/{i}.sgf"), GAME);
+    }
+    let pids = env.dir.path().join("pids");
+    let slow = fake(&format!("--delay 1 --pidfile {}", pids.display()));
+    let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", "in", "--out", "out", "-q", "--katago", &slow])
+        .current_dir(env.dir.path())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !pids.exists() && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143));
+    let pid: i32 = std::fs::read_to_string(&pids)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: signal 0 only asks whether the process exists.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    assert!(!alive, "the engine {pid} outlived the run");
+    assert!(!env.dir.path().join("out/games.csv").exists());
+}
