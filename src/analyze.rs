@@ -97,7 +97,7 @@ pub fn engine_queries(bytes: &[u8], options: Options) -> Vec<Option<Result<Engin
                 options
                     .estimate
                     .selects(r.has_markup || rec.counted())
-                    .then(|| EngineQuery::of(&r.board, r.to_move, &rec))
+                    .then(|| EngineQuery::of(&r.board, r.to_move, &rec, crate::go::move_list(root)))
             })
             .collect()
     }))

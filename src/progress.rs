@@ -69,7 +69,7 @@ impl Progress for Terminal {
             Mode::Quiet => {}
             Mode::Bar(bar) => {
                 bar.set_position(s.inputs);
-                bar.set_message(format!("{} games  {rate:.0} games/s", s.games));
+                bar.set_message(format!("{} games  {} games/s", s.games, rate_text(rate)));
             }
             Mode::Log => {
                 let mut last = self.last_log.borrow_mut();
@@ -140,10 +140,20 @@ fn log_line(s: &RunStats, total: u64, elapsed: Duration) -> String {
         clock(Duration::from_secs_f64(left))
     };
     format!(
-        "{done}/{total} inputs ({percent:.1} %), {} games, {:.0} games/s, ETA {eta}",
+        "{done}/{total} inputs ({percent:.1} %), {} games, {} games/s, ETA {eta}",
         s.games,
-        per_second(s.games, elapsed)
+        rate_text(per_second(s.games, elapsed))
     )
+}
+
+/// A rate in games per second: whole numbers, one decimal below 10 (a run with an engine
+/// goes at about one game a second).
+fn rate_text(rate: f64) -> String {
+    if rate < 10.0 {
+        format!("{rate:.1}")
+    } else {
+        format!("{rate:.0}")
+    }
 }
 
 /// A duration as `h:mm:ss`.
@@ -273,7 +283,7 @@ mod tests {
         };
         assert_eq!(
             log_line(&s, 1000, Duration::from_secs(100)),
-            "250/1000 inputs (25.0 %), 300 games, 3 games/s, ETA 0:05:00"
+            "250/1000 inputs (25.0 %), 300 games, 3.0 games/s, ETA 0:05:00"
         );
         let none = RunStats::default();
         assert!(log_line(&none, 10, Duration::from_secs(1)).ends_with("ETA unknown"));

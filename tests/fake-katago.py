@@ -12,6 +12,8 @@ Options for the faults the client must survive:
   --die-after N      exit after N answers, as long as STATE (a file) counts fewer than
                      --deaths starts that died
   --refuse-komi K    answer an error for positions with komi K
+  --refuse-moves     answer an error for queries with moves (the client asks again with
+                     the stones)
   --garbage          print a line that is not JSON first
   --silent           read queries, answer nothing
   --delay SECONDS    sleep before each answer
@@ -38,13 +40,47 @@ def flag(name):
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 
+def point(size, where):
+    return (COLUMNS.index(where[0]), size - int(where[1:]))
+
+
+def neighbours(size, p):
+    x, y = p
+    for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+        if 0 <= n[0] < size and 0 <= n[1] < size:
+            yield n
+
+
+def block_of(board, size, start):
+    colour, block, libs, todo = board[start], {start}, set(), [start]
+    while todo:
+        for n in neighbours(size, todo.pop()):
+            if n not in board:
+                libs.add(n)
+            elif board[n] == colour and n not in block:
+                block.add(n)
+                todo.append(n)
+    return block, libs
+
+
+def play(board, size, colour, p):
+    board[p] = colour
+    for n in list(neighbours(size, p)):
+        if n in board and board[n] != colour:
+            block, libs = block_of(board, size, n)
+            if not libs:
+                for s in block:
+                    del board[s]
+
+
 def answer(q):
     size = q["boardXSize"]
     board = {}
     for colour, where in q["initialStones"]:
-        x = COLUMNS.index(where[0])
-        y = size - int(where[1:])
-        board[(x, y)] = colour
+        board[point(size, where)] = colour
+    for colour, where in q["moves"]:
+        if where != "pass":
+            play(board, size, colour, point(size, where))
     seen = {}
     for start in board:
         if start in seen:
@@ -130,6 +166,8 @@ def main():
             send({"id": q["id"], "action": "query_models", "models": [{"internalName": model, "name": model}]})
         elif refuse is not None and q["komi"] == float(refuse):
             send({"id": q["id"], "error": "komi refused by the fake engine", "field": "komi"})
+        elif flag("--refuse-moves") and q["moves"]:
+            send({"id": q["id"], "error": "illegal move 1 (fake engine)", "field": "moves"})
         else:
             held.append(answer(q))
             if len(held) == 2:

@@ -2,6 +2,10 @@
 //! docs/Analysis_Engine.md): one process for the run, queries written as soon as their
 //! positions are known so that the engine always has work queued, answers read back by id.
 //!
+//! A game goes as its moves where the record is a plain move list; a move list the engine
+//! refuses (a suicide its rules forbid, a superko) is asked again as the final position's
+//! stones.
+//!
 //! Faults lose nothing: an engine that dies is started again (at most `MAX_RESTARTS` times)
 //! and its unanswered queries are sent again; a position it refuses gets its words as the
 //! answer. The process dies with the run: it is killed when the client is dropped, and asked
@@ -66,8 +70,9 @@ pub struct Katago {
     /// The net's name as `query_models` gives it, e.g. `b10c384h6nbttflrs`.
     pub model: String,
     next: u64,
-    /// Queries written and not answered, by id: sent again after a restart.
-    unanswered: BTreeMap<u64, String>,
+    /// Queries written and not answered, by id, with the stones-only form to ask if the
+    /// engine refuses the moves: sent again after a restart.
+    unanswered: BTreeMap<u64, (String, Option<String>)>,
     answers: HashMap<u64, EngineAnswer>,
     pub restarts: u32,
     /// Time spent with at least one query unanswered: the engine's busy time.
@@ -223,9 +228,13 @@ impl Katago {
     pub fn submit(&mut self, q: &EngineQuery) -> u64 {
         let id = self.next;
         self.next += 1;
-        let line = query_json(id, q, self.spec.visits);
+        let stones = query_json(id, q, self.spec.visits, false);
+        let (line, fallback) = match q.history {
+            Some(_) => (query_json(id, q, self.spec.visits, true), Some(stones)),
+            None => (stones, None),
+        };
         self.process.send(&line);
-        self.unanswered.insert(id, line);
+        self.unanswered.insert(id, (line, fallback));
         self.busy_since.get_or_insert_with(Instant::now);
         id
     }
@@ -277,9 +286,19 @@ impl Katago {
         if v.get("warning").is_some() || v.get("isDuringSearch") == Some(&Value::Bool(true)) {
             return Ok(());
         }
+        let Some((line_sent, fallback)) = self.unanswered.get_mut(&id) else {
+            return Ok(());
+        };
+        let history = fallback.is_some();
+        if let (Some(_), Some(stones)) = (v.get("error"), fallback.take()) {
+            *line_sent = stones;
+            let line = line_sent.clone();
+            self.process.send(&line);
+            return Ok(());
+        }
         let answer = match v.get("error") {
             Some(e) => Err(e.as_str().map_or_else(|| e.to_string(), str::to_string)),
-            None => view(&v).ok_or_else(|| {
+            None => view(&v, history).ok_or_else(|| {
                 EngineError::Failed(format!(
                     "--katago {:?}: an answer without rootInfo.scoreLead or ownership: {}",
                     self.spec.command,
@@ -287,9 +306,8 @@ impl Katago {
                 ))
             })?,
         };
-        if self.unanswered.remove(&id).is_some() {
-            self.answers.insert(id, answer);
-        }
+        self.unanswered.remove(&id);
+        self.answers.insert(id, answer);
         if self.unanswered.is_empty() {
             if let Some(t) = self.busy_since.take() {
                 self.busy += t.elapsed();
@@ -319,7 +337,7 @@ impl Katago {
                 self.spec.command, self.version, self.model
             )));
         }
-        for line in self.unanswered.values() {
+        for (line, _) in self.unanswered.values() {
             self.process.send(line);
         }
         Ok(())
@@ -410,8 +428,9 @@ fn clip(line: &str) -> String {
     s
 }
 
-/// An analysis answer's lead and ownership, Black's side (the query asks for it).
-fn view(v: &Value) -> Option<EngineAnswer> {
+/// An analysis answer's lead and ownership, Black's side (the query asks for it); `history`:
+/// the query gave the moves.
+fn view(v: &Value, history: bool) -> Option<EngineAnswer> {
     let lead = v.pointer("/rootInfo/scoreLead")?.as_f64()? as f32;
     let ownership = v
         .get("ownership")?
@@ -419,7 +438,11 @@ fn view(v: &Value) -> Option<EngineAnswer> {
         .iter()
         .map(|o| o.as_f64().map(|o| o as f32))
         .collect::<Option<Vec<f32>>>()?;
-    Some(Ok(EngineView { lead, ownership }))
+    Some(Ok(EngineView {
+        lead,
+        ownership,
+        history,
+    }))
 }
 
 /// KataGo's name of a ruleset. Ing counts area as Chinese does; unknown rules are counted as
@@ -448,23 +471,39 @@ fn player(c: Color) -> &'static str {
     c.letter()
 }
 
-/// The query for `q`: its stones and player to move, no move history, White's handicap
-/// compensation already in the komi.
-pub fn query_json(id: u64, q: &EngineQuery, visits: u32) -> String {
-    let stones: Vec<Value> = q
-        .stones
-        .iter()
-        .map(|&(c, p)| json!([player(c), gtp(q.size, p)]))
-        .collect();
+/// The query for `q`: with `history`, its setup and moves, else its final stones and player
+/// to move; White's handicap compensation already in the komi.
+pub fn query_json(id: u64, q: &EngineQuery, visits: u32, history: bool) -> String {
+    let stones = |s: &[(Color, crate::go::Point)]| -> Vec<Value> {
+        s.iter()
+            .map(|&(c, p)| json!([player(c), gtp(q.size, p)]))
+            .collect()
+    };
+    let (initial, moves, first) = match q.history.as_ref().filter(|_| history) {
+        Some(h) => (
+            stones(&h.setup),
+            h.moves
+                .iter()
+                .map(|&(c, p)| {
+                    json!([
+                        player(c),
+                        p.map_or_else(|| "pass".to_string(), |p| gtp(q.size, p))
+                    ])
+                })
+                .collect(),
+            h.moves.first().map_or(q.to_move, |&(c, _)| c),
+        ),
+        None => (stones(&q.stones), Vec::new(), q.to_move),
+    };
     let mut settings = json!({"reportAnalysisWinratesAs": "BLACK"});
     if visits > 1 {
         settings["numSearchThreads"] = json!(1);
     }
     json!({
         "id": id.to_string(),
-        "initialStones": stones,
-        "moves": [],
-        "initialPlayer": player(q.to_move),
+        "initialStones": initial,
+        "moves": moves,
+        "initialPlayer": player(first),
         "rules": rules_name(q.rules),
         "komi": q.komi,
         "whiteHandicapBonus": "0",
@@ -521,8 +560,17 @@ mod tests {
             to_move: Color::White,
             rules: Rules::Japanese,
             komi: 6.5,
+            history: Some(crate::go::MoveList {
+                setup: vec![(Color::Black, Point::new(2, 6))],
+                moves: vec![(Color::White, Some(Point::new(6, 2))), (Color::Black, None)],
+            }),
         };
-        let v: Value = serde_json::from_str(&query_json(7, &q, 1)).unwrap();
+        let v: Value = serde_json::from_str(&query_json(7, &q, 1, true)).unwrap();
+        assert_eq!(v["initialStones"], json!([["B", "C3"]]));
+        assert_eq!(v["moves"], json!([["W", "G7"], ["B", "pass"]]));
+        assert_eq!(v["initialPlayer"], "W");
+        let v: Value = serde_json::from_str(&query_json(7, &q, 1, false)).unwrap();
+        assert_eq!(v["moves"], json!([]));
         assert_eq!(v["id"], "7");
         assert_eq!(v["initialStones"], json!([["B", "C3"], ["W", "G7"]]));
         assert_eq!(v["initialPlayer"], "W");
@@ -540,14 +588,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            view(&a),
+            view(&a, true),
             Some(Ok(EngineView {
                 lead: -2.5,
-                ownership: vec![0.5, -1.0]
+                ownership: vec![0.5, -1.0],
+                history: true,
             }))
         );
         let b: Value = serde_json::from_str(r#"{"id":"3","rootInfo":{}}"#).unwrap();
-        assert_eq!(view(&b), None);
+        assert_eq!(view(&b, false), None);
         assert!(parse("Loading model", "k").is_err());
     }
 }

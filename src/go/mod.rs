@@ -5,4 +5,4 @@ pub mod random;
 pub mod replay;
 
 pub use board::{Board, Cell, Color, Idx, PlayError, PlayOutcome, Point, Points};
-pub use replay::{replay, replay_until, IllegalMove, Replay, ReplayError};
+pub use replay::{move_list, replay, replay_until, IllegalMove, MoveList, Replay, ReplayError};

@@ -84,6 +84,58 @@ pub fn board_size(root: &SgfNode<Prop>) -> Result<u8, ReplayError> {
     Ok(19)
 }
 
+/// The main line as a move list, the way an engine replays a game: the root's setup stones
+/// (point order) and every move after them (`None`: a pass). `None` where that is no true
+/// account of the game: setup stones or erasures past the root, or an unreadable move.
+pub fn move_list(root: &SgfNode<Prop>) -> Option<MoveList> {
+    let size = board_size(root).ok()?;
+    let mut setup = Vec::new();
+    let mut moves = Vec::new();
+    for (n, node) in root.main_variation().enumerate() {
+        for prop in node.properties() {
+            match prop {
+                Prop::AB(ps) | Prop::AW(ps) if n == 0 => {
+                    let c = if matches!(prop, Prop::AB(_)) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    setup.extend(ps.iter().map(|p| (c, Point::new(p.x, p.y))));
+                }
+                Prop::AB(_) | Prop::AW(_) | Prop::AE(_) => return None,
+                Prop::B(mv) | Prop::W(mv) => {
+                    let c = if matches!(prop, Prop::B(_)) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    moves.push((
+                        c,
+                        match *mv {
+                            Move::Pass => None,
+                            Move::Move(p) if p.x == 19 && p.y == 19 && size <= 19 => None,
+                            Move::Move(p) => Some(Point::new(p.x, p.y)),
+                        },
+                    ));
+                }
+                Prop::Invalid(id, _) if matches!(id.as_str(), "B" | "W" | "AB" | "AW" | "AE") => {
+                    return None
+                }
+                _ => {}
+            }
+        }
+    }
+    setup.sort_unstable_by_key(|&(_, p)| p);
+    Some(MoveList { setup, moves })
+}
+
+/// A game as its moves: see `move_list`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveList {
+    pub setup: Vec<(Color, Point)>,
+    pub moves: Vec<(Color, Option<Point>)>,
+}
+
 /// Replays the main line from `root`.
 pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
     replay_until(root, None)

@@ -3,14 +3,16 @@
 //! a margin. Pure: the engine's client (`crate::engine`) turns the question into its protocol
 //! and hands plain numbers back.
 //!
-//! The position goes to the engine as stones, with the player to move, the record's rules and
-//! a komi that already holds the handicap compensation (so the engine adds none of its own).
-//! Under territory counting the engine counts a point for every stone on the board it was
-//! given but knows nothing of the prisoners taken before; `lead` adds them, so the lead is
-//! Black − White − komi exactly as `Margins` counts it.
+//! The game goes to the engine as its moves where the record is a plain move list (the net
+//! reads the last moves and the ko from them), else as the stones of the final position with
+//! the player to move; always with the record's rules and a komi that already holds the
+//! handicap compensation (so the engine adds none of its own). Given stones only, the engine
+//! knows nothing of the prisoners taken before, which territory counting scores: `lead` adds
+//! them, so the lead is Black − White − komi exactly as `Margins` counts it.
 
 use super::{counting, handicap_compensation, Counting};
 use crate::go::board::{Board, Cell, Color, Idx, Point};
+use crate::go::MoveList;
 use crate::life::Net;
 use crate::sgf::result::{RecordInfo, Rules};
 
@@ -24,6 +26,8 @@ pub struct EngineQuery {
     pub rules: Rules,
     /// The record's komi plus the handicap compensation its rules give White.
     pub komi: f32,
+    /// The game as moves, where the record is a plain move list.
+    pub history: Option<MoveList>,
 }
 
 /// What an engine said of a position: Black's lead (Black − White − komi, in the engine's
@@ -33,6 +37,8 @@ pub struct EngineQuery {
 pub struct EngineView {
     pub lead: f32,
     pub ownership: Vec<f32>,
+    /// The engine replayed the moves (and counted their prisoners), not just the stones.
+    pub history: bool,
 }
 
 /// An engine's answer to one position, or why there is none (the engine's words).
@@ -42,9 +48,14 @@ pub type EngineAnswer = Result<EngineView, String>;
 pub const MAX_SIZE: u8 = 19;
 
 impl EngineQuery {
-    /// The question for `board`, `to_move` to play, under the record's komi and rules; an
-    /// error names what the engine could not be asked.
-    pub fn of(board: &Board, to_move: Color, rec: &RecordInfo) -> Result<EngineQuery, String> {
+    /// The question for `board`, `to_move` to play, reached by `history`, under the record's
+    /// komi and rules; an error names what the engine could not be asked.
+    pub fn of(
+        board: &Board,
+        to_move: Color,
+        rec: &RecordInfo,
+        history: Option<MoveList>,
+    ) -> Result<EngineQuery, String> {
         let size = board.size();
         if size > MAX_SIZE {
             return Err(format!("board size {size} is larger than {MAX_SIZE}"));
@@ -68,6 +79,7 @@ impl EngineQuery {
             to_move,
             rules: rec.rules,
             komi,
+            history,
         })
     }
 }
@@ -96,10 +108,13 @@ impl EngineView {
 }
 
 /// Black − White − komi by the engine, under the record's rules: territory counting adds the
-/// prisoners taken in the game (`captures`: Black's, White's), which the engine never saw.
+/// prisoners taken in the game (`captures`: Black's, White's) where the engine was given the
+/// stones alone and never saw them taken.
 pub fn lead(view: &EngineView, rules: Rules, captures: [u32; 2]) -> f32 {
     match counting(rules) {
-        Some(Counting::Territory) => view.lead + captures[0] as f32 - captures[1] as f32,
+        Some(Counting::Territory) if !view.history => {
+            view.lead + captures[0] as f32 - captures[1] as f32
+        }
         _ => view.lead,
     }
 }
@@ -177,22 +192,29 @@ mod tests {
 
     #[test]
     fn territory_counting_adds_the_prisoners() {
-        let view = EngineView {
+        let mut view = EngineView {
             lead: 2.0,
             ownership: Vec::new(),
+            history: false,
         };
         assert_eq!(lead(&view, Rules::Japanese, [5, 2]), 5.0);
         assert_eq!(lead(&view, Rules::Chinese, [5, 2]), 2.0);
+        view.history = true;
+        assert_eq!(lead(&view, Rules::Japanese, [5, 2]), 2.0);
     }
 
     #[test]
     fn the_komi_holds_the_handicap_compensation() {
         let board = Board::new(9).unwrap();
-        let q = EngineQuery::of(&board, Color::White, &record("0.5", "Chinese", "3")).unwrap();
+        let q =
+            EngineQuery::of(&board, Color::White, &record("0.5", "Chinese", "3"), None).unwrap();
         assert_eq!(q.komi, 3.5);
-        let q = EngineQuery::of(&board, Color::White, &record("0.5", "Japanese", "3")).unwrap();
+        let q =
+            EngineQuery::of(&board, Color::White, &record("0.5", "Japanese", "3"), None).unwrap();
         assert_eq!(q.komi, 0.5);
-        assert!(EngineQuery::of(&board, Color::Black, &record("5.75", "Japanese", "")).is_err());
+        assert!(
+            EngineQuery::of(&board, Color::Black, &record("5.75", "Japanese", ""), None).is_err()
+        );
     }
 
     /// A 5×5 board: Black's wall on the third column, a white stone inside Black's side. The
@@ -216,6 +238,7 @@ mod tests {
         let view = EngineView {
             lead: 1.0,
             ownership,
+            history: false,
         };
         view.fits(5).unwrap();
         assert!(view.fits(9).is_err());

@@ -215,3 +215,26 @@ fn a_signal_stops_the_engine_too() {
     assert!(!alive, "the engine {pid} outlived the run");
     assert!(!env.dir.path().join("out/games.csv").exists());
 }
+
+/// A game goes as its moves; a move list the engine refuses is asked again as stones, whose
+/// lead then counts the game's prisoners itself (territory counting).
+#[test]
+fn moves_first_and_stones_when_the_engine_refuses_them() {
+    let env = TestEnv::new();
+    // White takes Black's corner stone: one prisoner for White.
+    env.write(
+        "m.sgf",
+        "(;SZ[9]KM[6.5]RU[Japanese]RE[W+7.5];B[aa];W[ba];B[ee];W[ab])",
+    );
+    let o = analyze_with(&env, "moves", &fake(""), &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = analyze_with(&env, "stones", &fake("--refuse-moves"), &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let moves = by_file(&env.output("moves", "games.csv"));
+    let stones = by_file(&env.output("stones", "games.csv"));
+    // One black stone, two white, komi 6.5: the engine's own count.
+    assert_eq!(moves["m.sgf"]["katago_lead"], "-7.50");
+    // The stones alone, and White's prisoner added.
+    assert_eq!(stones["m.sgf"]["katago_lead"], "-8.50");
+    assert_eq!(stones["m.sgf"]["detail"], "");
+}
