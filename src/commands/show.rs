@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
+use livingblocks::analyze::{analyze_file_judged, engine_queries, EstimateFor, Options};
 use livingblocks::app::AppError;
+use livingblocks::engine::Katago;
+use livingblocks::go::Point;
 use livingblocks::look::look;
 use livingblocks::report::diagrams::{show_diagram, show_text};
 use livingblocks::source::{Finder, Root};
@@ -15,6 +18,11 @@ use crate::progress;
 const CAP: u64 = 1 << 30;
 
 pub fn run(args: &ShowArgs) -> Result<(), AppError> {
+    if args.katago.katago.is_some() && args.moves.is_some() {
+        return Err(AppError::Config(
+            "--katago judges the final position, as a run does: give no --move".to_string(),
+        ));
+    }
     let (root, name) = locate(&args.file)?;
     let finder = Finder::new(&[Root::arg(&root)], CAP);
     let (bytes, game) = finder.game(&name, args.game).ok_or_else(|| {
@@ -34,7 +42,68 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     if args.ascii || args.out.is_none() {
         progress::print(&show_text(&l, &title));
     }
+    if let Some(spec) = args.katago.to_spec().map_err(AppError::Config)? {
+        progress::print(&katago_text(&bytes, game, &spec)?);
+    }
     Ok(())
+}
+
+/// What KataGo makes of the final position, as `analyze --katago` writes it in games.csv.
+fn katago_text(
+    bytes: &[u8],
+    game: usize,
+    spec: &livingblocks::engine::KatagoSpec,
+) -> Result<String, AppError> {
+    let cancel = super::stop_on_signals();
+    let stopped = || cancel.load(std::sync::atomic::Ordering::SeqCst);
+    let mut engine = Katago::start(spec, &stopped)?;
+    // Every final position is asked, counted or not: the user asked for this one.
+    let options = Options {
+        estimate: EstimateFor::All,
+    };
+    let mut answers = Vec::new();
+    for q in engine_queries(bytes, options) {
+        answers.push(match q {
+            Some(Ok(q)) if answers.len() == game => {
+                let id = engine.submit(&q);
+                Some(engine.wait(id, &stopped)?)
+            }
+            Some(Err(why)) => Some(Err(why)),
+            _ => None,
+        });
+    }
+    let a = analyze_file_judged(bytes, options, &answers);
+    let head = format!(
+        "KataGo {} ({}, {} visits)",
+        engine.version, engine.model, spec.visits
+    );
+    let Some(s) = a.games.get(game).and_then(|g| g.score.as_ref()) else {
+        return Ok(format!("{head}: no final position to judge\n"));
+    };
+    let (Some(lead), Some(k)) = (s.katago_lead, &s.katago) else {
+        let why = a.games[game].detail.clone();
+        return Ok(format!("{head}: no answer ({why})\n"));
+    };
+    let komi = a.games[game].record.as_ref().map_or(0.0, |r| r.komi);
+    let size = a.games[game].size.unwrap_or(19);
+    let dead: Vec<String> = k.dead.iter().map(|&p| go_point(size, p)).collect();
+    let margin = |m: Option<f32>| m.map_or("rules unknown".to_string(), |m| format!("{m:+}"));
+    Ok(format!(
+        "{head}: Black − White − komi {lead:+.2} (as a count {}); dead: {}; counted with these \
+         dead stones after finishing: {}\n",
+        livingblocks::score::engine::on_grid(lead, komi),
+        if dead.is_empty() {
+            "none".to_string()
+        } else {
+            dead.join(" ")
+        },
+        margin(k.margin)
+    ))
+}
+
+/// A point as Go players name it (`D4`).
+fn go_point(size: u8, p: Point) -> String {
+    livingblocks::report::board::go_name(p, size)
 }
 
 /// The file to walk and the name a run gives the record: `FILE` itself, or for

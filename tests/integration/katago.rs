@@ -238,3 +238,22 @@ fn moves_first_and_stones_when_the_engine_refuses_them() {
     assert_eq!(stones["m.sgf"]["katago_lead"], "-8.50");
     assert_eq!(stones["m.sgf"]["detail"], "");
 }
+
+/// `show --katago` says what the run writes: the same lead and the same dead stones.
+#[test]
+fn show_judges_the_final_position_as_the_run_does() {
+    let env = env_with_games();
+    let o = analyze_with(&env, "out", &fake(""), &[]);
+    assert!(o.status.success());
+    let games = by_file(&env.output("out", "games.csv"));
+    let o = env.run(&["show", "in/a.sgf", "--katago", &fake("")]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lead: f32 = games["a.sgf"]["katago_lead"].parse().unwrap();
+    assert!(text.contains(&format!("komi {lead:+.2}")), "{text}");
+    // bc is B7 on a 9×9 board.
+    assert_eq!(games["a.sgf"]["dead_katago"], "bc");
+    assert!(text.contains("dead: B7;"), "{text}");
+    let o = env.run(&["show", "in/a.sgf", "--move", "0", "--katago", &fake("")]);
+    assert_eq!(o.status.code(), Some(2));
+}
