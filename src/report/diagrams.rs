@@ -29,6 +29,7 @@ pub struct Figures {
     pub charts: Vec<&'static str>,
     pub not_benson: Vec<Figure>,
     pub dead: Vec<Figure>,
+    pub dead_katago: Vec<Figure>,
     pub contradicted: Vec<Figure>,
     pub paper: Vec<Figure>,
     /// Rows the report wanted to draw whose record could not be read back.
@@ -43,6 +44,7 @@ impl Figures {
             .iter()
             .chain(&self.not_benson)
             .chain(&self.dead)
+            .chain(&self.dead_katago)
             .chain(&self.contradicted)
     }
 }
@@ -82,24 +84,43 @@ pub fn life_diagram(l: &Look) -> Diagram {
 /// The dead stones by the markup and by the estimate: crosses where both agree, circles
 /// and squares where only one says so. Without markup, the estimate's as crosses.
 pub fn dead_diagram(l: &Look) -> Diagram {
-    let last = l.last_stone.map(|(_, p)| p);
-    let d = Diagram::new(l.board.clone(), last);
     match &l.dead_markup {
-        None => d.layer(
+        None => Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p)).layer(
             Shape::Cross,
             "dead by the estimate",
             l.dead_estimate.clone(),
         ),
-        Some(m) => {
-            let e = &l.dead_estimate;
-            let both = m.iter().filter(|p| e.contains(p)).copied().collect();
-            let only_m = m.iter().filter(|p| !e.contains(p)).copied().collect();
-            let only_e = e.iter().filter(|p| !m.contains(p)).copied().collect();
-            d.layer(Shape::Cross, "dead by the markup and the estimate", both)
-                .layer(Shape::Circle, "dead by the markup only", only_m)
-                .layer(Shape::Square, "dead by the estimate only", only_e)
-        }
+        Some(m) => against_diagram(l, m, "the markup"),
     }
+}
+
+/// The estimate's dead stones against `reference`'s (`name`: whose): crosses where both
+/// agree, circles and squares where only one says so.
+fn against_diagram(l: &Look, reference: &[Point], name: &str) -> Diagram {
+    let d = Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p));
+    let e = &l.dead_estimate;
+    let both = reference
+        .iter()
+        .filter(|p| e.contains(p))
+        .copied()
+        .collect();
+    let only_r = reference
+        .iter()
+        .filter(|p| !e.contains(p))
+        .copied()
+        .collect();
+    let only_e = e
+        .iter()
+        .filter(|p| !reference.contains(p))
+        .copied()
+        .collect();
+    d.layer(
+        Shape::Cross,
+        &format!("dead by {name} and the estimate"),
+        both,
+    )
+    .layer(Shape::Circle, &format!("dead by {name} only"), only_r)
+    .layer(Shape::Square, "dead by the estimate only", only_e)
 }
 
 /// `show`'s diagram: the life verdicts and the dead stones together.
@@ -247,6 +268,7 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
     let Some(finder) = finder.filter(|f| !f.is_empty()) else {
         f.no_inputs = !(t.not_benson.is_empty()
             && t.dead.differing.is_empty()
+            && t.dead_katago.differing.is_empty()
             && t.contradicted.is_empty()
             && t.suspicious.is_empty());
         return f;
@@ -309,7 +331,7 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
     f.not_benson = not_benson;
 
     let mut differing: Vec<_> = t.dead.differing.iter().collect();
-    differing.sort_by_key(|d| std::cmp::Reverse(d.estimate_only.len() + d.markup_only.len()));
+    differing.sort_by_key(|d| std::cmp::Reverse(d.estimate_only.len() + d.reference_only.len()));
     let mut dead = Vec::new();
     for d in differing.into_iter().take(n) {
         let Some(l) = get(&d.file, &d.game) else {
@@ -324,8 +346,8 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
                 d.file,
                 d.game,
                 at_move(&l),
-                d.markup_only.len(),
-                if d.markup_only.len() == 1 { "" } else { "s" },
+                d.reference_only.len(),
+                if d.reference_only.len() == 1 { "" } else { "s" },
                 d.estimate_only.len()
             ),
             svg: dead_diagram(&l).svg(&format!(
@@ -335,6 +357,47 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
         });
     }
     f.dead = dead;
+
+    let mut differing: Vec<_> = t.dead_katago.differing.iter().collect();
+    differing.sort_by_key(|d| std::cmp::Reverse(d.estimate_only.len() + d.reference_only.len()));
+    let mut dead_katago = Vec::new();
+    for d in differing.into_iter().take(n) {
+        let Some(l) = get(&d.file, &d.game) else {
+            continue;
+        };
+        // KataGo's dead stones: the estimate's, less those it alone calls dead, and those
+        // KataGo alone calls dead (the record is read again; the engine is not asked again).
+        let sgf =
+            |v: &[String]| -> Vec<Point> { v.iter().filter_map(|p| Point::from_sgf(p)).collect() };
+        let estimate_only = sgf(&d.estimate_only);
+        let mut katago: Vec<Point> = l
+            .dead_estimate
+            .iter()
+            .filter(|p| !estimate_only.contains(p))
+            .copied()
+            .chain(sgf(&d.reference_only))
+            .collect();
+        katago.sort_unstable();
+        let k = dead_katago.len() + 1;
+        dead_katago.push(Figure {
+            file: format!("dead-katago-{k}.svg"),
+            caption: format!(
+                "`{}` game {}, {}: KataGo alone calls {} stone{} dead (orange circles), the \
+                 estimate alone {} (blue squares); red crosses: dead by both.",
+                d.file,
+                d.game,
+                at_move(&l),
+                d.reference_only.len(),
+                if d.reference_only.len() == 1 { "" } else { "s" },
+                d.estimate_only.len()
+            ),
+            svg: against_diagram(&l, &katago, "KataGo").svg(&format!(
+                "{} game {}: dead stones, KataGo against the estimate",
+                d.file, d.game
+            )),
+        });
+    }
+    f.dead_katago = dead_katago;
 
     let mut contradicted = Vec::new();
     let records = t

@@ -52,7 +52,10 @@ pub struct ScoreFacts {
     /// SGF points.
     pub dead_markup: Vec<String>,
     pub dead_estimate: Vec<String>,
+    pub dead_katago: Vec<String>,
     pub margins: PerSource<SourceMargins>,
+    /// KataGo's lead on the grid of margins (games.csv `margin_katago_lead`).
+    pub katago_lead: Option<f64>,
     pub suspicious: bool,
     /// The count is not the players' (games.csv `unscorable` is filled).
     pub unscorable: bool,
@@ -190,6 +193,11 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             has_markup: s.has_markup,
             dead_markup: points(s.markup.as_ref()),
             dead_estimate: points(s.estimate.as_ref()),
+            dead_katago: points(s.katago.as_ref()),
+            katago_lead: s
+                .katago_lead
+                .zip(g.record.as_ref())
+                .map(|(l, r)| widen(crate::score::engine::on_grid(l, r.komi))),
             margins: PerSource(DeadSource::ALL.map(|k| {
                 s.source(k)
                     .map_or(SourceMargins::default(), |m| SourceMargins {

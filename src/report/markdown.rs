@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::diagrams::{Figure, Figures};
 use super::facts::{Ending, Era};
-use super::tally::{DeadSums, Tally};
+use super::tally::{DeadSums, SourceSums, Tally};
 use crate::life::Method;
 use crate::score::{DeadSource, FinalStatus};
 use crate::sink::Manifest;
@@ -425,7 +425,7 @@ fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
         return;
     }
     let called = d.both + d.estimate_only;
-    let marked = d.both + d.markup_only;
+    let marked = d.both + d.reference_only;
     let _ = writeln!(
         w,
         "\n### Dead stones: estimate against markup\n\nIn {} games with TB/TW markup the \
@@ -455,6 +455,39 @@ fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
             pct(d.exact_undoubted, d.games - d.doubtful)
         );
     }
+    differing(w, d, figures, "the markup");
+}
+
+/// The estimate's dead stones against KataGo's, where games have both: how far the estimate
+/// is from the engine Go researchers trust.
+fn katago_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
+    if d.games == 0 {
+        return;
+    }
+    let called = d.both + d.estimate_only;
+    let judged = d.both + d.reference_only;
+    let _ = writeln!(
+        w,
+        "\n### Dead stones: estimate against KataGo\n\nIn {} games that KataGo judged (its \
+         ownership gives a block to the opponent: `dead_katago`) the estimate calls exactly \
+         KataGo's dead stones dead in {} ({}). Of the {} stones it calls dead, KataGo calls {} \
+         dead ({}); of the {} KataGo calls dead, it finds {} ({}).",
+        d.games,
+        d.exact,
+        pct(d.exact, d.games),
+        called,
+        d.both,
+        pct(d.both, called),
+        judged,
+        d.both,
+        pct(d.both, judged)
+    );
+    differing(w, d, figures, "KataGo");
+}
+
+/// The games where the estimate and its reference differ: diagrams of the largest
+/// differences, then a table.
+fn differing(w: &mut String, d: &DeadSums, figures: &[Figure], reference: &str) {
     if d.differing.is_empty() {
         return;
     }
@@ -476,7 +509,7 @@ fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
     let _ = writeln!(
         w,
         "\nThe {} games where they differ{more}:\n\n| file | game | dead by the estimate only \
-         | dead by the markup only |\n|---|---:|---|---|",
+         | dead by {reference} only |\n|---|---:|---|---|",
         d.differing.len()
     );
     let points = |p: &[String]| {
@@ -498,7 +531,7 @@ fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
             g.file,
             g.game,
             points(&g.estimate_only),
-            points(&g.markup_only)
+            points(&g.reference_only)
         );
     }
 }
@@ -526,7 +559,10 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
         w,
         "\nEach final position is scored three ways: with the dead stones the record marks \
          (TB/TW, `markup`), with the project's estimate (`estimate`), and with nothing dead \
-         (`none`, a lower bound). Margins are Black − White − komi under the game's rules: RU, \
+         (`none`, a lower bound); with `--katago` also with KataGo's (`katago`: the blocks its \
+         ownership gives to the opponent, finished and counted as the others), and KataGo's \
+         own lead is compared as it is (`katago lead`, on the grid of margins the komi \
+         allows). Margins are Black − White − komi under the game's rules: RU, \
          else inferred from the record's komi, place and event, else territory counting \
          (games.csv `rules_source`); RE is never an input. A record that stops before the \
          players' last moves is finished first: the dame are filled and the moves the filling \
@@ -557,11 +593,19 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
          within 1 point (exact included) |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (src, s) in t.sources.iter() {
+    // KataGo's rows only where the run asked KataGo: its dead stones, and its own lead.
+    let rows: Vec<(&str, &SourceSums)> = t
+        .sources
+        .iter()
+        .filter(|(src, s)| *src != DeadSource::Katago || s.compared > 0)
+        .map(|(src, s)| (src.name(), s))
+        .chain((t.katago_lead.compared > 0).then_some(("katago lead", &t.katago_lead)))
+        .collect();
+    for &(name, s) in &rows {
         let _ = writeln!(
             w,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            src.name(),
+            name,
             s.compared,
             pct(s.exact, s.compared),
             pct(s.within_one, s.compared),
@@ -578,11 +622,11 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
         w,
         "\nExact margins by rules, by board size and by when the game was played:\n"
     );
-    let names: Vec<&str> = DeadSource::ALL.iter().map(|s| s.name()).collect();
+    let names: Vec<&str> = rows.iter().map(|&(name, _)| name).collect();
     let _ = writeln!(w, "| | {} |", names.join(" | "));
     let _ = writeln!(w, "|---|{}", "---:|".repeat(names.len()));
     let mut keys: Vec<(String, String)> = Vec::new();
-    for (_, s) in t.sources.iter() {
+    for (_, s) in &rows {
         for k in s.by_rules.keys() {
             keys.push(("rules".into(), k.clone()));
         }
@@ -593,8 +637,7 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
     keys.sort();
     keys.dedup();
     for (kind, key) in keys {
-        let cells: Vec<String> = t
-            .sources
+        let cells: Vec<String> = rows
             .iter()
             .map(|(_, s)| {
                 let map = if kind == "rules" {
@@ -608,14 +651,12 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
             .collect();
         let _ = writeln!(w, "| {kind} {key} | {} |", cells.join(" | "));
     }
-    let eras: std::collections::BTreeSet<Era> = t
-        .sources
+    let eras: std::collections::BTreeSet<Era> = rows
         .iter()
         .flat_map(|(_, s)| s.by_era.keys().copied())
         .collect();
     for era in eras {
-        let cells: Vec<String> = t
-            .sources
+        let cells: Vec<String> = rows
             .iter()
             .map(|(_, s)| {
                 s.by_era
@@ -630,6 +671,7 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
         let _ = writeln!(w, "| {label} | {} |", cells.join(" | "));
     }
     dead_section(w, &t.dead, &figures.dead);
+    katago_section(w, &t.dead_katago, &figures.dead_katago);
     if t.resign_winner.0 > 0 {
         let _ = writeln!(
             w,
@@ -772,7 +814,7 @@ fn final_section(w: &mut String, t: &Tally) {
     if f.blocks.iter().sum::<u64>() == 0 {
         let _ = writeln!(
             w,
-            "No game has a source of dead stones (TB/TW markup, or the estimate), so no block \
+            "No game has a source of dead stones (TB/TW markup, KataGo, or the estimate), so no block \
              has a final status."
         );
         return;
@@ -781,7 +823,8 @@ fn final_section(w: &mut String, t: &Tally) {
     let _ = writeln!(
         w,
         "What became of each block by the end of the game (blocks.csv `final`): dead when the \
-         best source of dead stones (the markup, else the estimate after finishing the game) \
+         best source of dead stones (the markup, else KataGo's ownership where the run asked \
+         KataGo, else the estimate, after finishing the game) \
          calls it dead or the finishing captured it, seki when it shares liberties no one can \
          fill, alive otherwise. {} blocks ({} stones) lived to the end, {} of them in seki; {} \
          died. A method is right about a block it calls alive when the block lived; Benson \

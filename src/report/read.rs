@@ -147,6 +147,8 @@ pub(super) struct GameCols {
     benson_high: Col,
     dead_markup: Col,
     dead_estimate: Col,
+    dead_katago: Col,
+    katago_lead: Col,
     benson_territory: [Col; 2],
     benson_stones: [Col; 2],
     area: [Col; 2],
@@ -196,6 +198,8 @@ impl GameCols {
                 "finish_unsure",
             ])?;
         let re_no_area_count = c.col("re_no_area_count")?;
+        let dead_katago = c.col("dead_katago")?;
+        let katago_lead = c.col("margin_katago_lead")?;
         let dt = c.col("DT")?;
         let mut margins = PerSource([[Col(0); 3]; 4]);
         for s in DeadSource::ALL {
@@ -236,6 +240,8 @@ impl GameCols {
             benson_high,
             dead_markup,
             dead_estimate,
+            dead_katago,
+            katago_lead,
             benson_territory: c.per_colour("benson_territory")?,
             benson_stones: c.per_colour("benson_stones")?,
             area: c.per_colour("area")?,
@@ -268,6 +274,8 @@ impl GameCols {
                     has_markup: self.has_markup.flag(row),
                     dead_markup: self.dead_markup.points(row),
                     dead_estimate: self.dead_estimate.points(row),
+                    dead_katago: self.dead_katago.points(row),
+                    katago_lead: self.katago_lead.margin(row),
                     margins: PerSource(self.margins.0.map(|[rules, territory, area]| {
                         SourceMargins {
                             rules: rules.margin(row),

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::ops::AddAssign;
 
-use super::facts::{BigEyeFacts, BlockFacts, ChainFacts, Ending, Era, GameFacts, ScoreFacts};
+use super::facts::{
+    BigEyeFacts, BlockFacts, ChainFacts, Ending, Era, GameFacts, ReplayedFacts, ScoreFacts,
+};
 use crate::life::{Method, PerMethod};
 use crate::row::FileAnalysis;
 use crate::score::{DeadSource, FinalStatus, PerSource};
@@ -169,6 +171,37 @@ fn add_pairs<K: Ord + Clone>(a: &mut BTreeMap<K, (u64, u64)>, b: &BTreeMap<K, (u
     }
 }
 
+impl SourceSums {
+    /// Adds a game whose computed margin is `m` and recorded margin `want`.
+    fn add(&mut self, m: f64, want: f64, s: &ScoreFacts, r: &ReplayedFacts) {
+        let exact = (m - want).abs() < 1e-3;
+        let within_one = (m - want).abs() <= 1.0 + 1e-3;
+        self.compared += 1;
+        self.exact += u64::from(exact);
+        self.within_one += u64::from(within_one);
+        self.same_winner += u64::from((m > 0.0) == (want > 0.0) || m == want);
+        if !s.unscorable {
+            self.scorable += 1;
+            self.scorable_exact += u64::from(exact);
+            self.scorable_within_one += u64::from(within_one);
+            if !s.unsure {
+                self.sure += 1;
+                self.sure_exact += u64::from(exact);
+                self.sure_within_one += u64::from(within_one);
+            }
+        }
+        *self.error.entry((m - want).round() as i32).or_default() += 1;
+        for (map, key) in [(&mut self.by_rules, &r.rules), (&mut self.by_size, &r.size)] {
+            let e = map.entry(key.clone()).or_default();
+            e.0 += 1;
+            e.1 += u64::from(exact);
+        }
+        let e = self.by_era.entry(r.era).or_default();
+        e.0 += 1;
+        e.1 += u64::from(exact);
+    }
+}
+
 impl AddAssign<&SourceSums> for SourceSums {
     fn add_assign(&mut self, o: &SourceSums) {
         self.compared += o.compared;
@@ -194,10 +227,11 @@ pub struct DeadSums {
     pub games: u64,
     /// Games where the two sets are the same.
     pub exact: u64,
-    /// Stones both call dead, only the estimate does, only the markup does.
+    /// Stones both call dead, only the estimate does, only the reference (the markup, or
+    /// KataGo) does.
     pub both: u64,
     pub estimate_only: u64,
-    pub markup_only: u64,
+    pub reference_only: u64,
     /// Games whose markup leaves hopeless blocks standing (games.csv `markup_doubt`), and
     /// the exact matches among the others.
     pub doubtful: u64,
@@ -206,13 +240,14 @@ pub struct DeadSums {
     pub differing: Vec<DeadDiff>,
 }
 
-/// One game whose estimate differs from its markup: the points each alone calls dead.
+/// One game whose estimate differs from its reference (the markup, or KataGo): the points
+/// each alone calls dead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeadDiff {
     pub file: String,
     pub game: String,
     pub estimate_only: Vec<String>,
-    pub markup_only: Vec<String>,
+    pub reference_only: Vec<String>,
 }
 
 impl DeadSums {
@@ -230,13 +265,13 @@ impl DeadSums {
                 .map(|p| p.to_string())
                 .collect()
         };
-        let (estimate_only, markup_only) = (only(&e, &m), only(&m, &e));
+        let (estimate_only, reference_only) = (only(&e, &m), only(&m, &e));
         self.games += 1;
         self.both += (e.len() - estimate_only.len()) as u64;
         self.estimate_only += estimate_only.len() as u64;
-        self.markup_only += markup_only.len() as u64;
+        self.reference_only += reference_only.len() as u64;
         self.doubtful += u64::from(doubt);
-        if estimate_only.is_empty() && markup_only.is_empty() {
+        if estimate_only.is_empty() && reference_only.is_empty() {
             self.exact += 1;
             self.exact_undoubted += u64::from(!doubt);
         } else {
@@ -244,7 +279,7 @@ impl DeadSums {
                 file: file.to_string(),
                 game: game.to_string(),
                 estimate_only,
-                markup_only,
+                reference_only,
             });
         }
     }
@@ -256,7 +291,7 @@ impl AddAssign<&DeadSums> for DeadSums {
         self.exact += o.exact;
         self.both += o.both;
         self.estimate_only += o.estimate_only;
-        self.markup_only += o.markup_only;
+        self.reference_only += o.reference_only;
         self.doubtful += o.doubtful;
         self.exact_undoubted += o.exact_undoubted;
         self.differing.extend(o.differing.iter().cloned());
@@ -362,7 +397,11 @@ pub struct Tally {
     pub agreement: PerMethod<PerMethod<u64>>,
     pub not_benson: Vec<NotBenson>,
     pub sources: PerSource<SourceSums>,
+    /// KataGo's own lead on the grid of margins (`margin_katago_lead`), counted as a source.
+    pub katago_lead: SourceSums,
+    /// The estimate's dead stones against the markup's, and against KataGo's.
     pub dead: DeadSums,
+    pub dead_katago: DeadSums,
     /// Estimate's winner against RE's for resigned games: `(games, agreeing)`.
     pub resign_winner: (u64, u64),
     pub suspicious: Vec<Suspicious>,
@@ -442,6 +481,12 @@ impl Tally {
                 s.markup_doubt,
             );
         }
+        if s.margins[DeadSource::Katago].territory.is_some()
+            && s.margins[DeadSource::Estimate].territory.is_some()
+        {
+            self.dead_katago
+                .add(&g.file, &g.game, &s.dead_estimate, &s.dead_katago, false);
+        }
         for k in 0..2 {
             self.proven[k] += r.benson_stones[k] + r.benson_territory[k];
             self.area[k] += s.area[k];
@@ -505,35 +550,12 @@ impl Tally {
         };
         for source in DeadSource::ALL {
             // The margin under the rules the record gives or implies; RE is never an input.
-            let Some(m) = s.margins[source].rules else {
-                continue;
-            };
-            let sums = &mut self.sources[source];
-            let exact = (m - want).abs() < 1e-3;
-            let within_one = (m - want).abs() <= 1.0 + 1e-3;
-            sums.compared += 1;
-            sums.exact += u64::from(exact);
-            sums.within_one += u64::from(within_one);
-            sums.same_winner += u64::from((m > 0.0) == (want > 0.0) || m == want);
-            if !s.unscorable {
-                sums.scorable += 1;
-                sums.scorable_exact += u64::from(exact);
-                sums.scorable_within_one += u64::from(within_one);
-                if !s.unsure {
-                    sums.sure += 1;
-                    sums.sure_exact += u64::from(exact);
-                    sums.sure_within_one += u64::from(within_one);
-                }
+            if let Some(m) = s.margins[source].rules {
+                self.sources[source].add(m, want, s, r);
             }
-            *sums.error.entry((m - want).round() as i32).or_default() += 1;
-            for (map, key) in [(&mut sums.by_rules, &r.rules), (&mut sums.by_size, &r.size)] {
-                let e = map.entry(key.clone()).or_default();
-                e.0 += 1;
-                e.1 += u64::from(exact);
-            }
-            let e = sums.by_era.entry(r.era).or_default();
-            e.0 += 1;
-            e.1 += u64::from(exact);
+        }
+        if let Some(m) = s.katago_lead {
+            self.katago_lead.add(m, want, s, r);
         }
     }
 
@@ -692,7 +714,18 @@ impl Tally {
             "stones_estimate_only",
             d.estimate_only,
         );
-        push("dead_vs_markup", "", "stones_markup_only", d.markup_only);
+        push("dead_vs_markup", "", "stones_markup_only", d.reference_only);
+        let d = &self.dead_katago;
+        push("dead_vs_katago", "", "games", d.games);
+        push("dead_vs_katago", "", "exact", d.exact);
+        push("dead_vs_katago", "", "stones_both", d.both);
+        push(
+            "dead_vs_katago",
+            "",
+            "stones_estimate_only",
+            d.estimate_only,
+        );
+        push("dead_vs_katago", "", "stones_katago_only", d.reference_only);
         push("suspicious", "", "benson", self.suspicious.len() as u64);
         push("re_no_area_count", "", "checked", self.area_checked);
         push(
@@ -800,7 +833,9 @@ impl AddAssign<&Tally> for Tally {
         for s in DeadSource::ALL {
             self.sources[s] += &o.sources[s];
         }
+        self.katago_lead += &o.katago_lead;
         self.dead += &o.dead;
+        self.dead_katago += &o.dead_katago;
         self.resign_winner.0 += o.resign_winner.0;
         self.resign_winner.1 += o.resign_winner.1;
         self.suspicious.extend(o.suspicious.iter().cloned());
@@ -923,6 +958,8 @@ mod tests {
             has_markup: true,
             dead_markup: vec!["aa".into(), "ba".into()],
             dead_estimate: vec!["ba".into(), "aa".into()],
+            dead_katago: Vec::new(),
+            katago_lead: None,
             margins: PerSource([
                 at(markup),
                 SourceMargins {
