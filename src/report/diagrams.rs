@@ -116,10 +116,10 @@ fn against_diagram(l: &Look, reference: &[Point], name: &str) -> Diagram {
         .collect();
     d.layer(
         Shape::Cross,
-        &format!("dead by {name} and the estimate"),
+        format!("dead by {name} and the estimate"),
         both,
     )
-    .layer(Shape::Circle, &format!("dead by {name} only"), only_r)
+    .layer(Shape::Circle, format!("dead by {name} only"), only_r)
     .layer(Shape::Square, "dead by the estimate only", only_e)
 }
 
