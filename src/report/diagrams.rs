@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::board::{cite, go_name, Diagram, Shape};
-use super::tally::Tally;
+use super::tally::{DeadDiff, Tally};
 use crate::go::{Board, Color, Point};
 use crate::life::examples::{BILD_6, BILD_9};
 use crate::life::{analyze_life, Net};
@@ -258,6 +258,55 @@ fn points_cited(points: &[Point], size: u8) -> String {
     v.join(", ")
 }
 
+/// Diagrams of the `n` games where the estimate's dead stones differ most from a
+/// reference's; `(prefix, name, title)`: the files' prefix, the reference as captions and
+/// legends name it, the diagrams' title. The reference's dead stones are the estimate's,
+/// less those the estimate alone calls dead, and those the reference alone calls dead: the
+/// record is read again, the reference (markup or engine) is not asked again.
+fn dead_figures(
+    differing: &[DeadDiff],
+    n: usize,
+    get: &mut dyn FnMut(&str, &str) -> Option<Look>,
+    (prefix, name, title): (&str, &str, &str),
+) -> Vec<Figure> {
+    let mut differing: Vec<_> = differing.iter().collect();
+    differing.sort_by_key(|d| std::cmp::Reverse(d.estimate_only.len() + d.reference_only.len()));
+    let sgf =
+        |v: &[String]| -> Vec<Point> { v.iter().filter_map(|p| Point::from_sgf(p)).collect() };
+    let mut figures = Vec::new();
+    for d in differing.into_iter().take(n) {
+        let Some(l) = get(&d.file, &d.game) else {
+            continue;
+        };
+        let estimate_only = sgf(&d.estimate_only);
+        let mut reference: Vec<Point> = l
+            .dead_estimate
+            .iter()
+            .filter(|p| !estimate_only.contains(p))
+            .copied()
+            .chain(sgf(&d.reference_only))
+            .collect();
+        reference.sort_unstable();
+        let k = figures.len() + 1;
+        figures.push(Figure {
+            file: format!("{prefix}-{k}.svg"),
+            caption: format!(
+                "`{}` game {}, {}: {name} alone calls {} stone{} dead (orange circles), the \
+                 estimate alone {} (blue squares); red crosses: dead by both.",
+                d.file,
+                d.game,
+                at_move(&l),
+                d.reference_only.len(),
+                if d.reference_only.len() == 1 { "" } else { "s" },
+                d.estimate_only.len()
+            ),
+            svg: against_diagram(&l, &reference, name)
+                .svg(&format!("{} game {}: dead stones, {title}", d.file, d.game)),
+        });
+    }
+    figures
+}
+
 /// The report's diagrams: the paper's examples, and for each list the first `n` games
 /// (the largest disagreements first for the dead stones).
 pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
@@ -330,74 +379,18 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
     }
     f.not_benson = not_benson;
 
-    let mut differing: Vec<_> = t.dead.differing.iter().collect();
-    differing.sort_by_key(|d| std::cmp::Reverse(d.estimate_only.len() + d.reference_only.len()));
-    let mut dead = Vec::new();
-    for d in differing.into_iter().take(n) {
-        let Some(l) = get(&d.file, &d.game) else {
-            continue;
-        };
-        let k = dead.len() + 1;
-        dead.push(Figure {
-            file: format!("dead-{k}.svg"),
-            caption: format!(
-                "`{}` game {}, {}: the markup alone calls {} stone{} dead (orange circles), \
-                 the estimate alone {} (blue squares); red crosses: dead by both.",
-                d.file,
-                d.game,
-                at_move(&l),
-                d.reference_only.len(),
-                if d.reference_only.len() == 1 { "" } else { "s" },
-                d.estimate_only.len()
-            ),
-            svg: dead_diagram(&l).svg(&format!(
-                "{} game {}: dead stones, markup against estimate",
-                d.file, d.game
-            )),
-        });
-    }
-    f.dead = dead;
-
-    let mut differing: Vec<_> = t.dead_katago.differing.iter().collect();
-    differing.sort_by_key(|d| std::cmp::Reverse(d.estimate_only.len() + d.reference_only.len()));
-    let mut dead_katago = Vec::new();
-    for d in differing.into_iter().take(n) {
-        let Some(l) = get(&d.file, &d.game) else {
-            continue;
-        };
-        // KataGo's dead stones: the estimate's, less those it alone calls dead, and those
-        // KataGo alone calls dead (the record is read again; the engine is not asked again).
-        let sgf =
-            |v: &[String]| -> Vec<Point> { v.iter().filter_map(|p| Point::from_sgf(p)).collect() };
-        let estimate_only = sgf(&d.estimate_only);
-        let mut katago: Vec<Point> = l
-            .dead_estimate
-            .iter()
-            .filter(|p| !estimate_only.contains(p))
-            .copied()
-            .chain(sgf(&d.reference_only))
-            .collect();
-        katago.sort_unstable();
-        let k = dead_katago.len() + 1;
-        dead_katago.push(Figure {
-            file: format!("dead-katago-{k}.svg"),
-            caption: format!(
-                "`{}` game {}, {}: KataGo alone calls {} stone{} dead (orange circles), the \
-                 estimate alone {} (blue squares); red crosses: dead by both.",
-                d.file,
-                d.game,
-                at_move(&l),
-                d.reference_only.len(),
-                if d.reference_only.len() == 1 { "" } else { "s" },
-                d.estimate_only.len()
-            ),
-            svg: against_diagram(&l, &katago, "KataGo").svg(&format!(
-                "{} game {}: dead stones, KataGo against the estimate",
-                d.file, d.game
-            )),
-        });
-    }
-    f.dead_katago = dead_katago;
+    f.dead = dead_figures(
+        &t.dead.differing,
+        n,
+        &mut get,
+        ("dead", "the markup", "markup against estimate"),
+    );
+    f.dead_katago = dead_figures(
+        &t.dead_katago.differing,
+        n,
+        &mut get,
+        ("dead-katago", "KataGo", "KataGo against the estimate"),
+    );
 
     let mut contradicted = Vec::new();
     let records = t

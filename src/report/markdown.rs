@@ -418,9 +418,44 @@ fn chains_section(w: &mut String, t: &Tally, figures: &Figures) {
 /// Points shown per cell of the differing-games table.
 const POINTS_SHOWN: usize = 12;
 
-/// The estimate's dead stones against the markup's, where games have both: the check of the
-/// estimate a reader can redo on their own marked games.
-fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
+/// A reference for the estimate's dead stones, as the report names it.
+struct Reference {
+    /// In the heading: "estimate against {heading}".
+    heading: &'static str,
+    /// "In N games {games}".
+    games: &'static str,
+    /// "the estimate calls exactly {exact} dead".
+    exact: &'static str,
+    /// "N {are_dead}" of the estimate's, and "of the N {dead}".
+    are_dead: &'static str,
+    dead: &'static str,
+    /// In the table and the diagrams: "dead by {name} only".
+    name: &'static str,
+}
+
+/// The players' TB/TW marks: the check of the estimate a reader can redo on their own marked
+/// games.
+const MARKUP: Reference = Reference {
+    heading: "markup",
+    games: "with TB/TW markup",
+    exact: "the marked stones",
+    are_dead: "are marked dead",
+    dead: "marked dead",
+    name: "the markup",
+};
+
+/// KataGo's ownership: how far the estimate is from the engine Go researchers trust.
+const KATAGO: Reference = Reference {
+    heading: "KataGo",
+    games: "that KataGo judged (its ownership gives a block to the opponent: `dead_katago`)",
+    exact: "KataGo's dead stones",
+    are_dead: "KataGo calls dead",
+    dead: "KataGo calls dead",
+    name: "KataGo",
+};
+
+/// The estimate's dead stones against a reference's, where games have both.
+fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure], r: &Reference) {
     if d.games == 0 {
         return;
     }
@@ -428,17 +463,21 @@ fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
     let marked = d.both + d.reference_only;
     let _ = writeln!(
         w,
-        "\n### Dead stones: estimate against markup\n\nIn {} games with TB/TW markup the \
-         estimate calls exactly the marked stones dead in {} ({}). Of the {} stones it calls \
-         dead, {} are marked dead (precision {}); of the {} marked dead, it finds {} (recall \
-         {}).",
+        "\n### Dead stones: estimate against {}\n\nIn {} games {} the estimate calls exactly \
+         {} dead in {} ({}). Of the {} stones it calls dead, {} {} (precision {}); of the {} \
+         {}, it finds {} (recall {}).",
+        r.heading,
         d.games,
+        r.games,
+        r.exact,
         d.exact,
         pct(d.exact, d.games),
         called,
         d.both,
+        r.are_dead,
         pct(d.both, called),
         marked,
+        r.dead,
         d.both,
         pct(d.both, marked)
     );
@@ -455,34 +494,7 @@ fn dead_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
             pct(d.exact_undoubted, d.games - d.doubtful)
         );
     }
-    differing(w, d, figures, "the markup");
-}
-
-/// The estimate's dead stones against KataGo's, where games have both: how far the estimate
-/// is from the engine Go researchers trust.
-fn katago_section(w: &mut String, d: &DeadSums, figures: &[Figure]) {
-    if d.games == 0 {
-        return;
-    }
-    let called = d.both + d.estimate_only;
-    let judged = d.both + d.reference_only;
-    let _ = writeln!(
-        w,
-        "\n### Dead stones: estimate against KataGo\n\nIn {} games that KataGo judged (its \
-         ownership gives a block to the opponent: `dead_katago`) the estimate calls exactly \
-         KataGo's dead stones dead in {} ({}). Of the {} stones it calls dead, KataGo calls {} \
-         dead ({}); of the {} KataGo calls dead, it finds {} ({}).",
-        d.games,
-        d.exact,
-        pct(d.exact, d.games),
-        called,
-        d.both,
-        pct(d.both, called),
-        judged,
-        d.both,
-        pct(d.both, judged)
-    );
-    differing(w, d, figures, "KataGo");
+    differing(w, d, figures, r.name);
 }
 
 /// The games where the estimate and its reference differ: diagrams of the largest
@@ -670,8 +682,8 @@ fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
         };
         let _ = writeln!(w, "| {label} | {} |", cells.join(" | "));
     }
-    dead_section(w, &t.dead, &figures.dead);
-    katago_section(w, &t.dead_katago, &figures.dead_katago);
+    dead_section(w, &t.dead, &figures.dead, &MARKUP);
+    dead_section(w, &t.dead_katago, &figures.dead_katago, &KATAGO);
     if t.resign_winner.0 > 0 {
         let _ = writeln!(
             w,
