@@ -172,11 +172,11 @@ pub fn summary(r: &RunReport) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(
         err,
-        "livingblocks: {} files, {} games in {:.1} s ({:.0} games/s, {} threads)",
+        "livingblocks: {} files, {} games in {:.1} s ({} games/s, {} threads)",
         s.files,
         s.games,
         r.elapsed.as_secs_f64(),
-        per_second(s.games, r.elapsed),
+        rate_text(per_second(s.games, r.elapsed)),
         r.threads,
     );
     if let Some(e) = &r.engine {
