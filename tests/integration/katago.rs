@@ -77,6 +77,18 @@ fn katago_columns_come_from_the_engine() {
     assert!(manifest.contains("katago_visits\t1\n"));
     let report = env.output("out", "report.md");
     assert!(report.contains("| katago |"), "{report}");
+    assert!(report.contains("| katago lead | 2 |"), "{report}");
+    assert!(
+        report.contains("### Dead stones: estimate against KataGo\n\nIn 2 games"),
+        "{report}"
+    );
+    let summary = env.output("out", "summary.csv");
+    assert!(summary.contains("dead_vs_katago,,games,2\n"), "{summary}");
+    // Without --katago, the report has no KataGo rows.
+    let plain = env.analyze("plain", 1);
+    assert!(!plain.is_empty());
+    let plain = env.output("plain", "report.md");
+    assert!(!plain.contains("| katago") && !plain.contains("against KataGo"));
 }
 
 #[test]
