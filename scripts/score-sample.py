@@ -21,7 +21,7 @@ def main(path):
     eras = [[] for _ in ERAS]
     with open(path, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
-            if row["status"] != "ok" or row["size"] != "19":
+            if row["status"] != "ok" or row["board_size"] != "19":
                 continue
             if row["how"] != "score" or row["winner"] not in ("B", "W") or not row["margin"]:
                 continue

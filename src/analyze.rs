@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::go::{replay, Color, Idx, Replay};
+use crate::go::{replay, Color, GameKey, Idx, Replay};
 use crate::life::{analyze_life, Life, Net};
 use crate::row::{
     BigEyeRow, BlockRow, ChainRow, Failure, FileAnalysis, GameRow, PositionStats, ScoreRow,
@@ -192,12 +192,12 @@ fn analyze_tree(
             .map(|v| (v, score::engine::block_ownership(&r.board, &net, v)))
     });
     let view = judged.as_ref().and_then(|j| j.as_ref().ok());
-    let (score, status) = match (&r.illegal, &record) {
+    let (score, status, playouts) = match (&r.illegal, &record) {
         (None, Some(rec)) => {
-            let (row, status) = score_position(&r, &net, &life, rec, options, view);
-            (Some(row), status)
+            let (row, status, playouts) = score_position(&r, &net, &life, rec, options, view);
+            (Some(row), status, playouts)
         }
-        _ => (None, None),
+        _ => (None, None, None),
     };
     let blocks = net
         .blocks
@@ -213,6 +213,7 @@ fn analyze_tree(
             verdict: v.clone(),
             final_status: status.as_ref().and_then(|s| s[b.anchor]),
             katago_own: None,
+            dead_share: playouts.as_ref().map(|e| e.dead_share(b.anchor)),
         })
         .collect::<Vec<_>>();
     let mut blocks = blocks;
@@ -275,7 +276,12 @@ fn analyze_tree(
         chains,
         big_eyes,
         score,
+        key: None,
+        duplicate: None,
     };
+    if r.illegal.is_none() {
+        row.key = crate::go::move_list(root).and_then(|l| GameKey::of(r.board.size(), &l));
+    }
     if let Some(Err(why)) = &judged {
         row.add_note(&format!("katago: {why}"));
     }
@@ -300,7 +306,11 @@ fn score_position(
     rec: &RecordInfo,
     options: Options,
     engine: Option<&(&EngineView, Vec<f32>)>,
-) -> (ScoreRow, Option<Vec<Option<score::FinalStatus>>>) {
+) -> (
+    ScoreRow,
+    Option<Vec<Option<score::FinalStatus>>>,
+    Option<score::Estimate>,
+) {
     let protected = life.benson_alive_points(net, r.board.cell_count());
     let source = |dead: Vec<Idx>,
                   c: score::Count,
@@ -345,10 +355,13 @@ fn score_position(
         .then(|| finished(score::markup_dead(&r.board, &r.territory_markup), true));
     let katago = engine.map(|(_, own)| finished(score::engine::dead(net, own), markup.is_none()));
     let counted = r.has_markup || rec.counted();
-    let estimate = options.estimate.selects(counted).then(|| {
-        let dead = score::estimate_dead(&r.board, r.to_move, &protected);
-        finished(dead, markup.is_none() && katago.is_none())
-    });
+    let playouts = options
+        .estimate
+        .selects(counted)
+        .then(|| score::estimate(&r.board, r.to_move, &protected));
+    let estimate = playouts
+        .as_ref()
+        .map(|e| finished(e.dead.clone(), markup.is_none() && katago.is_none()));
     // The final status comes from the best source that has dead stones: markup, KataGo,
     // estimate.
     let (markup, markup_status) = markup.unzip();
@@ -401,7 +414,7 @@ fn score_position(
         re_no_area_count,
         markup_doubt,
     };
-    (row, status)
+    (row, status, playouts)
 }
 
 /// The anchors of the blocks the markup keeps that are in atari with their last liberty

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::analyze::{analyze_file_judged, engine_queries, Answers, Options};
+use crate::duplicates::Duplicates;
 use crate::engine::{EngineError, Katago, KatagoSpec};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
@@ -206,6 +207,7 @@ pub fn analyze(
         outputs: &mut outputs,
         stats: RunStats::default(),
         tally: Tally::default(),
+        duplicates: Duplicates::default(),
         progress,
         cancel,
         cap: config.max_file_size,
@@ -352,6 +354,8 @@ struct Batcher<'a> {
     stats: RunStats,
     /// The report's totals, tallied from the rows as they are written.
     tally: Tally,
+    /// The games written so far, to name the first copy of each later one.
+    duplicates: Duplicates,
     progress: &'a dyn Progress,
     cancel: &'a AtomicI32,
     cap: u64,
@@ -413,9 +417,14 @@ impl Batcher<'_> {
         let previous = self.pending.take();
         let outputs = &mut *self.outputs;
         let tally = &mut self.tally;
+        let duplicates = &mut self.duplicates;
         let (written, results) = self.pool.install(|| {
             rayon::join(
-                || previous.map(|(w, r)| write_rows(outputs, tally, &w, &r).map(|()| (w, r))),
+                || {
+                    previous.map(|(w, mut r)| {
+                        write_rows(outputs, tally, duplicates, &w, &mut r).map(|()| (w, r))
+                    })
+                },
                 || -> Results {
                     work.par_iter()
                         .map(|w| {
@@ -497,14 +506,20 @@ impl Batcher<'_> {
             }
             answers.push(file);
         }
-        let results: Results = self.pool.install(|| {
+        let mut results: Results = self.pool.install(|| {
             work.par_iter()
                 .zip(&answers)
                 .map(|(w, a)| (stopped() == 0).then(|| process(w, cap, options, a)))
                 .collect()
         });
-        write_rows(self.outputs, &mut self.tally, &work, &results)
-            .map_err(|e| AppError::Output(format!("{}: {e}", self.out.display())))?;
+        write_rows(
+            self.outputs,
+            &mut self.tally,
+            &mut self.duplicates,
+            &work,
+            &mut results,
+        )
+        .map_err(|e| AppError::Output(format!("{}: {e}", self.out.display())))?;
         self.account(&work, &results)?;
         let signal = stopped();
         if signal != 0 {
@@ -544,12 +559,14 @@ impl Batcher<'_> {
 /// The analyses of a batch, in order; `None` where the run was cancelled first.
 type Results = Vec<Option<(Option<u64>, FileAnalysis)>>;
 
-/// Writes a batch's rows to every table, in order, and adds them to the report's tally.
+/// Writes a batch's rows to every table, in order, and adds them to the report's tally;
+/// each game a later copy of one written before names it.
 fn write_rows(
     outputs: &mut Outputs,
     tally: &mut Tally,
+    duplicates: &mut Duplicates,
     work: &[Work],
-    results: &Results,
+    results: &mut Results,
 ) -> std::io::Result<()> {
     for (w, result) in work.iter().zip(results) {
         let Some((bytes, analysis)) = result else {
@@ -560,6 +577,11 @@ fn write_rows(
             Work::Read(input) => input.name.as_str(),
             Work::Member(_, m) => m.name.as_str(),
         };
+        for g in &mut analysis.games {
+            if let (Some(key), Some(game)) = (&g.key, g.game) {
+                g.duplicate = duplicates.meet(name, game, key);
+            }
+        }
         outputs.write_file(name, *bytes, analysis)?;
         tally.add_file(name, analysis);
     }

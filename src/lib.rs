@@ -18,6 +18,7 @@
 pub mod alloc;
 pub mod analyze;
 pub mod app;
+pub mod duplicates;
 pub mod engine;
 pub mod go;
 pub mod life;

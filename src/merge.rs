@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Instant;
 
 use crate::app::{AppError, RunReport};
+use crate::duplicates::Duplicates;
+use crate::go::GameKey;
 use crate::sink::manifest::MUST_AGREE;
 use crate::sink::{stage, tables, Manifest, OutputLock, RunStats, Stage, Table};
 use crate::source::Shard;
@@ -49,7 +51,8 @@ pub fn merge(
     for (name, columns) in tables() {
         let path = staged.path().join(name);
         let mut table = Table::create(&path, &columns).map_err(write_err)?;
-        merge_table(shards, name, &columns, &mut table)?;
+        let mut copies = (name == "games.csv").then(|| Copies::of(&columns));
+        merge_table(shards, name, &columns, &mut table, copies.as_mut())?;
         table.finish().map_err(write_err)?;
         let signal = cancel.load(Ordering::SeqCst);
         if signal != 0 {
@@ -178,6 +181,7 @@ fn merge_table(
     name: &str,
     columns: &[&str],
     out: &mut Table,
+    mut copies: Option<&mut Copies>,
 ) -> Result<(), AppError> {
     let read_err = |p: &Path, e: csv::Error| AppError::Output(format!("{}: {e}", p.display()));
     let mut readers = Vec::new();
@@ -221,7 +225,11 @@ fn merge_table(
                 heads[i] = Some(rec);
                 break;
             }
-            out.record(&rec).map_err(write_err)?;
+            match copies.as_deref_mut() {
+                Some(c) => out.record(&c.named(&rec)),
+                None => out.record(&rec),
+            }
+            .map_err(write_err)?;
             let (path, r) = &mut readers[i];
             let mut next = csv::ByteRecord::new();
             if r.read_byte_record(&mut next)
@@ -230,6 +238,65 @@ fn merge_table(
                 heads[i] = Some(next);
             }
         }
+    }
+}
+
+/// games.csv's duplicate columns, named again in merged order: the first copy of a game may
+/// sit in another shard, and the merged table must name it as one run would.
+struct Copies {
+    /// file, game, game_key, opening_key, moves, passes; then the three columns written.
+    read: [usize; 6],
+    write: [usize; 3],
+    seen: Duplicates,
+}
+
+impl Copies {
+    fn of(columns: &[&str]) -> Copies {
+        let at = |name: &str| {
+            columns
+                .iter()
+                .position(|c| *c == name)
+                .expect("games.csv has the duplicate columns")
+        };
+        Copies {
+            read: ["file", "game", "game_key", "opening_key", "moves", "passes"].map(at),
+            write: ["duplicate_of", "duplicate_of_game", "duplicate_kind"].map(at),
+            seen: Duplicates::default(),
+        }
+    }
+
+    /// `row` with its duplicate columns as this merge's order gives them.
+    fn named(&mut self, row: &csv::ByteRecord) -> csv::ByteRecord {
+        let text = |i: usize| std::str::from_utf8(row.get(i).unwrap_or(b"")).unwrap_or("");
+        let [file, game, whole, opening, moves, passes] = self.read.map(text);
+        let hex = |s: &str| u64::from_str_radix(s, 16).ok();
+        let key = hex(whole).map(|whole| GameKey {
+            whole,
+            opening: hex(opening),
+            moves: moves
+                .parse::<u32>()
+                .unwrap_or(0)
+                .saturating_sub(passes.parse::<u32>().unwrap_or(0)),
+        });
+        let found = key
+            .zip(game.parse::<usize>().ok())
+            .and_then(|(key, game)| self.seen.meet(file, game, &key));
+        let cells: [Vec<u8>; 3] = match found {
+            Some(d) => [
+                d.file.as_bytes().to_vec(),
+                d.game.to_string().into_bytes(),
+                d.kind.as_str().as_bytes().to_vec(),
+            ],
+            None => Default::default(),
+        };
+        let mut out = csv::ByteRecord::with_capacity(row.as_slice().len(), row.len());
+        for (i, field) in row.iter().enumerate() {
+            match self.write.iter().position(|&w| w == i) {
+                Some(k) => out.push_field(&cells[k]),
+                None => out.push_field(field),
+            }
+        }
+        out
     }
 }
 

@@ -2,7 +2,8 @@
 //! the `status` vocabulary, including how each layer's errors map onto it (the layers below
 //! know nothing of the tables).
 
-use crate::go::{Color, Point};
+use crate::duplicates::Duplicate;
+use crate::go::{Color, GameKey, Point};
 use crate::go::{IllegalMove, ReplayError};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
 use crate::score::{DeadSource, Margins};
@@ -133,6 +134,9 @@ pub struct BlockRow {
     /// The block's mean ownership by KataGo, from its owner's side (−1 to 1); `None` without
     /// an answer.
     pub katago_own: Option<f32>,
+    /// The share of the estimate's playouts in which the block was captured or ended in the
+    /// opponent's area; `None` where the estimate did not run.
+    pub dead_share: Option<f32>,
 }
 
 /// One row of games.csv, less the file-level columns (`file`, `bytes`, encoding) that the
@@ -155,6 +159,12 @@ pub struct GameRow {
     pub big_eyes: Vec<BigEyeRow>,
     /// The final position scored; `None` unless the replay reached the end of the record.
     pub score: Option<ScoreRow>,
+    /// The game's moves as a key (`GameKey`); `None` unless the whole main line was replayed
+    /// from a root setup, or for a game without a stone.
+    pub key: Option<GameKey>,
+    /// The first copy of this game in input order, when this is a later one: set by the run
+    /// (or `merge`), which sees the games in order.
+    pub duplicate: Option<Duplicate>,
 }
 
 /// A final position scored with each source of dead stones (scoring-spec §3).
@@ -280,6 +290,8 @@ impl GameRow {
             chains: Vec::new(),
             big_eyes: Vec::new(),
             score: None,
+            key: None,
+            duplicate: None,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! a run's typed rows (here) or from a folder's CSV tables (`read`). The typed side formats
 //! its values as the tables write them, so both give the same tally.
 
+use crate::duplicates::DuplicateKind;
 use crate::go::{Color, Point};
 use crate::life::PerMethod;
 use crate::row::{
@@ -18,7 +19,9 @@ pub struct GameFacts {
     pub game: String,
     pub status: String,
     pub encoding: String,
-    /// `None` for a row without a replayed position (`size` empty).
+    /// How the game repeats an earlier one (games.csv `duplicate_kind`), if it does.
+    pub duplicate: Option<DuplicateKind>,
+    /// `None` for a row without a replayed position (`board_size` empty).
     pub replayed: Option<ReplayedFacts>,
 }
 
@@ -157,6 +160,7 @@ impl GameFacts {
             game: g.game.map_or(String::new(), |i| i.to_string()),
             status: g.status.as_str().to_string(),
             encoding: a.encoding.map_or("", |e| e.0).to_string(),
+            duplicate: g.duplicate.as_ref().map(|d| d.kind),
             replayed: g.size.map(|size| replayed(size, g)),
         }
     }

@@ -126,7 +126,7 @@ fn provenance(w: &mut String, t: &Tally, manifest: Option<&Manifest>) {
         "The tables beside this file: `games.csv` (a row per game, or per file that gave no \
          game), `blocks.csv` (a row per block of each final position), `chains.csv`, \
          `big_eyes.csv`, `not_benson.csv` (every block a method calls alive that Benson does \
-         not) and `summary.csv` (totals that add up across runs); `manifest.tsv` records the \
+         not) and `summary.csv` (totals that add up across runs that share no game); `manifest.tsv` records the \
          run. docs/outputs.md describes every column. `livingblocks report DIR` rebuilds \
          this report from the tables, and `livingblocks show FILE --game N` draws any one \
          position.\n"
@@ -190,6 +190,7 @@ fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
         "{} files gave {} rows (one per game, or one per file that yielded no game).\n",
         t.files, t.rows
     );
+    let _ = writeln!(w, "{}\n", duplicates_line(t));
     plot(
         w,
         figures,
@@ -234,6 +235,26 @@ fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
         t.setup_games,
         t.status.get("illegal_move").copied().unwrap_or(0)
     );
+}
+
+/// How many games repeat an earlier one, and that the figures count each game once.
+fn duplicates_line(t: &Tally) -> String {
+    let all: u64 = t.duplicates.values().sum();
+    if all == 0 {
+        return "No game repeats another (games.csv `duplicate_of` is empty).".to_string();
+    }
+    let kinds: Vec<String> = t
+        .duplicates
+        .iter()
+        .map(|(k, n)| format!("{n} {}", k.as_str()))
+        .collect();
+    format!(
+        "{all} games repeat an earlier one, rotated or mirrored or not ({}; games.csv \
+         `duplicate_of` names the first copy, `duplicate_kind` says how). The status and \
+         encoding tables count them; every other figure of the report counts each game \
+         once, at its first copy.",
+        kinds.join(", ")
+    )
 }
 
 fn life_section(w: &mut String, t: &Tally, figures: &Figures) {

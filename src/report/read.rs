@@ -12,6 +12,7 @@ use super::facts::{
 use super::facts::{Ending, Era};
 use super::tally::Tally;
 use super::ReportError;
+use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
 use crate::score::{DeadSource, FinalStatus, PerSource};
 
@@ -123,6 +124,7 @@ pub(super) struct GameCols {
     game: Col,
     status: Col,
     encoding: Col,
+    duplicate: Col,
     size: Col,
     suicides: Col,
     ko_retakes: Col,
@@ -165,7 +167,7 @@ impl GameCols {
                 "game",
                 "status",
                 "encoding",
-                "size",
+                "board_size",
                 "suicides",
                 "ko_retakes",
                 "setup_stones",
@@ -198,6 +200,7 @@ impl GameCols {
                 "finish_unsure",
             ])?;
         let re_no_area_count = c.col("re_no_area_count")?;
+        let duplicate = c.col("duplicate_kind")?;
         let dead_katago = c.col("dead_katago")?;
         let katago_lead = c.col("margin_katago_lead")?;
         let dt = c.col("DT")?;
@@ -215,6 +218,7 @@ impl GameCols {
             game,
             status,
             encoding,
+            duplicate,
             size,
             suicides,
             ko_retakes,
@@ -256,6 +260,7 @@ impl GameCols {
             game: self.game.text(row),
             status: self.status.text(row),
             encoding: self.encoding.text(row),
+            duplicate: duplicate_kind(self.duplicate.get(row)),
             replayed: (!size.is_empty()).then(|| ReplayedFacts {
                 size: size.to_string(),
                 suicides: self.suicides.num(row),
@@ -301,6 +306,11 @@ impl GameCols {
             }),
         }
     }
+}
+
+/// A games.csv `duplicate_kind` cell.
+fn duplicate_kind(cell: &str) -> Option<DuplicateKind> {
+    DuplicateKind::ALL.into_iter().find(|k| k.as_str() == cell)
 }
 
 /// The blocks.csv columns the report reads.
@@ -351,8 +361,8 @@ pub(super) struct BigEyeCols([Col; 5]);
 impl BigEyeCols {
     pub(super) fn of(c: &Columns) -> Result<BigEyeCols, ReportError> {
         Ok(BigEyeCols(c.cols([
-            "size",
-            "shape",
+            "eye_size",
+            "eye_shape",
             "worth_owner_to_move",
             "worth_opponent_to_move",
             "classified",
@@ -404,17 +414,18 @@ impl Tally {
     /// a merge join that holds one game at a time instead of a key per game of the corpus.
     fn read_blocks(&mut self, dir: &Path) -> Result<(), ReportError> {
         let (mut games, gc) = open(dir, "games.csv")?;
-        let [g_file, g_game, g_how, g_dt] = gc.cols(["file", "game", "how", "DT"])?;
+        let [g_file, g_game, g_how, g_dt, g_dup] =
+            gc.cols(["file", "game", "how", "DT", "duplicate_kind"])?;
         let (mut r, c) = open(dir, "blocks.csv")?;
         let c = BlockCols::of(&c)?;
         let mut key = (String::new(), String::new());
-        let (mut ending, mut era) = (Ending::Other, Era::Unknown);
+        let (mut ending, mut era, mut repeat) = (Ending::Other, Era::Unknown, false);
         let (mut row, mut game_row) = (csv::StringRecord::new(), csv::StringRecord::new());
         while next_row(&mut r, &mut row, dir, "blocks.csv")? {
             let (file, game) = (c.file.get(&row), c.game.get(&row));
             if key.0 != file || key.1 != game {
                 key = (file.to_string(), game.to_string());
-                (ending, era) = loop {
+                (ending, era, repeat) = loop {
                     if !next_row(&mut games, &mut game_row, dir, "games.csv")? {
                         return Err(ReportError::Read(format!(
                             "{}: game {game} of {file} is not in games.csv, or not in its order",
@@ -425,9 +436,13 @@ impl Tally {
                         break (
                             Ending::of(g_how.get(&game_row)),
                             Era::of(g_dt.get(&game_row)),
+                            !g_dup.get(&game_row).is_empty(),
                         );
                     }
                 };
+            }
+            if repeat {
+                continue;
             }
             let facts = BlockFacts {
                 file: &key.0,

@@ -8,6 +8,7 @@ use std::ops::AddAssign;
 use super::facts::{
     BigEyeFacts, BlockFacts, ChainFacts, Ending, Era, GameFacts, ReplayedFacts, ScoreFacts,
 };
+use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
 use crate::row::FileAnalysis;
 use crate::score::{DeadSource, FinalStatus, PerSource};
@@ -386,6 +387,8 @@ pub struct Tally {
     pub suicides: u64,
     pub ko_retakes: u64,
     pub setup_games: u64,
+    /// Games that repeat an earlier one, by how: counted here and nowhere else.
+    pub duplicates: BTreeMap<DuplicateKind, u64>,
     pub markup_games: u64,
     pub re_present: u64,
     pub re_parsed: u64,
@@ -437,6 +440,10 @@ impl Tally {
         *self.status.entry(g.status.clone()).or_default() += 1;
         if !g.encoding.is_empty() {
             *self.encodings.entry(g.encoding.clone()).or_default() += 1;
+        }
+        if let Some(kind) = g.duplicate {
+            *self.duplicates.entry(kind).or_default() += 1;
+            return;
         }
         let Some(r) = &g.replayed else {
             return;
@@ -632,7 +639,8 @@ impl Tally {
     }
 
     /// summary.csv rows: `(measure, colour, method, value)`, counts only, so that the rows of
-    /// several runs add up to those of one run over all their inputs.
+    /// several runs add up to those of one run over all their inputs (less the games one run
+    /// repeats of another's: each counts its own first copies).
     pub fn summary(&self) -> Vec<(String, String, String, u64)> {
         let mut out = Vec::new();
         let mut push = |m: &str, c: &str, k: &str, v: u64| {
@@ -645,6 +653,9 @@ impl Tally {
         }
         for (s, n) in &self.sizes {
             push("games", "", &format!("size:{s}"), *n);
+        }
+        for (k, n) in &self.duplicates {
+            push("games", "", &format!("duplicate:{}", k.as_str()), *n);
         }
         for ((how, winner), n) in &self.endings {
             push("games", "", &format!("ended:{how}:{winner}"), *n);
@@ -783,7 +794,8 @@ impl Tally {
             let Some(game) = g.game else { continue };
             let ending = Ending::of_row(g);
             let era = Era::of(&g.info.dt);
-            for b in &g.blocks {
+            // A later copy's blocks were counted with its first copy's.
+            for b in g.blocks.iter().filter(|_| g.duplicate.is_none()) {
                 self.add_block(ending, era, &BlockFacts::of(file, game, b));
             }
             for c in &g.chains {
@@ -818,6 +830,7 @@ impl AddAssign<&Tally> for Tally {
         self.suicides += o.suicides;
         self.ko_retakes += o.ko_retakes;
         self.setup_games += o.setup_games;
+        add_map(&mut self.duplicates, &o.duplicates);
         self.markup_games += o.markup_games;
         self.re_present += o.re_present;
         self.re_parsed += o.re_parsed;
@@ -927,6 +940,7 @@ mod tests {
             game: "0".into(),
             status: "ok".into(),
             encoding: "UTF-8".into(),
+            duplicate: None,
             replayed: Some(super::super::facts::ReplayedFacts {
                 size: "19".into(),
                 suicides: 0,
@@ -1065,6 +1079,7 @@ mod tests {
             game: String::new(),
             status: "parse_error".into(),
             encoding: String::new(),
+            duplicate: None,
             replayed: None,
         });
         assert_eq!((t.rows, t.files), (3, 2));
@@ -1076,6 +1091,24 @@ mod tests {
         assert_eq!(t.life.all.benson_territory, [6, 0]);
         assert_eq!(t.ko_retakes, 2);
         assert_eq!(t.sizes.get("19"), Some(&2));
+    }
+
+    /// A later copy of a game is a row of its status, and counts nowhere else.
+    #[test]
+    fn a_duplicate_counts_once() {
+        let mut t = Tally::default();
+        t.add_game(&scored("a.sgf", 2.5, 2.5, 3.5));
+        let mut copy = scored("b.sgf", 2.5, 2.5, 3.5);
+        copy.duplicate = Some(DuplicateKind::Prefix);
+        t.add_game(&copy);
+        assert_eq!((t.rows, t.files), (2, 2));
+        assert_eq!(t.status.get("ok"), Some(&2));
+        assert_eq!(t.duplicates.get(&DuplicateKind::Prefix), Some(&1));
+        assert_eq!(t.sizes.get("19"), Some(&1));
+        let mut once = Tally::default();
+        once.add_game(&scored("a.sgf", 2.5, 2.5, 3.5));
+        assert_eq!(t.sources, once.sources);
+        assert_eq!(t.life.all.games, 1);
     }
 
     /// Tallies of consecutive parts add up to the tally of the whole, a file split between

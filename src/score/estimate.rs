@@ -36,6 +36,33 @@ const LOOKS: [(u32, u32); 3] = [(16, 75), (32, 67), (48, 55)];
 /// The stones of `board` the estimate calls dead, in index order. `protected[i]` marks the
 /// stones that must stay alive (Benson's).
 pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<Idx> {
+    estimate(board, to_move, protected).dead
+}
+
+/// The estimate's verdict and what the playouts behind it did to each stone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// The stones it calls dead, in index order.
+    pub dead: Vec<Idx>,
+    /// Playouts played.
+    pub playouts: u32,
+    /// Per point: the playouts at whose end its stone's colour held it (0 for empty points).
+    kept: Vec<u32>,
+}
+
+impl Estimate {
+    /// The share of the playouts in which the stone at `i` was captured or ended in the
+    /// opponent's area: how sure the playouts are that it dies.
+    pub fn dead_share(&self, i: Idx) -> f32 {
+        if self.playouts == 0 {
+            return 0.0;
+        }
+        1.0 - self.kept[i] as f32 / self.playouts as f32
+    }
+}
+
+/// `estimate_dead`, with the playouts' counts.
+pub fn estimate(board: &Board, to_move: Color, protected: &[bool]) -> Estimate {
     let n = board.cell_count();
     let mut black = vec![0u32; n];
     let mut white = vec![0u32; n];
@@ -80,7 +107,18 @@ pub fn estimate_dead(board: &Board, to_move: Color, protected: &[bool]) -> Vec<I
     }
     let mut dead = settle(board, dead_blocks);
     dead.sort_unstable();
-    dead
+    let kept = (0..n)
+        .map(|i| match board.cell(i) {
+            Cell::Stone(Color::Black) => black[i],
+            Cell::Stone(Color::White) => white[i],
+            _ => 0,
+        })
+        .collect();
+    Estimate {
+        dead,
+        playouts: played,
+        kept,
+    }
 }
 
 /// Whether the playouts so far already judge every group clearly: the points of each (its

@@ -13,7 +13,7 @@ mod properties;
 mod race;
 
 pub use count::{count, count_as_is, Count};
-pub use estimate::{estimate_dead, PLAYOUTS};
+pub use estimate::{estimate, estimate_dead, Estimate, PLAYOUTS};
 pub use finish::{final_status, finish, FinalStatus, Finished, Unsure, Why};
 
 use crate::go::board::{Board, Cell, Color, Idx, Point};

@@ -27,6 +27,7 @@ pub const BLOCK_COLUMNS: &[&str] = &[
     "chain",
     "final",
     "katago_own",
+    "dead_share",
 ];
 
 /// The columns of chains.csv, in order.
@@ -40,8 +41,8 @@ pub const BIG_EYE_COLUMNS: &[&str] = &[
     "game",
     "colour",
     "block",
-    "size",
-    "shape",
+    "eye_size",
+    "eye_shape",
     "worth_owner_to_move",
     "worth_opponent_to_move",
     "classified",
@@ -78,6 +79,11 @@ pub fn write_blocks(t: &mut Table, file: &str, a: &FileAnalysis) -> io::Result<(
                 .plain(
                     b.katago_own
                         .map_or_else(String::new, |o| fixed(o, 3))
+                        .as_bytes(),
+                )
+                .plain(
+                    b.dead_share
+                        .map_or_else(String::new, |s| fixed(s, 3))
                         .as_bytes(),
                 );
             t.end_row()?;

@@ -130,7 +130,7 @@ pub const COLUMNS: &[Column] = &[
     col!("encoding_source", |t, g| t
         .text(g.analysis.encoding.map_or("", |e| e.1.as_str()))),
     col!("bytes", |t, g| t.opt(g.bytes)),
-    col!("size", |t, g| t.opt(g.game.size.map(u64::from))),
+    col!("board_size", |t, g| t.opt(g.game.size.map(u64::from))),
     col!("moves", |t, g| pos(t, g, |p| p.moves)),
     col!("passes", |t, g| pos(t, g, |p| p.passes)),
     col!("to_move", |t, g| t.text(
@@ -344,6 +344,24 @@ pub const COLUMNS: &[Column] = &[
     )),
     col!("area_w", |t, g| t.opt(
         g.game.score.as_ref().map(|s| u64::from(s.best().1.area[1]))
+    )),
+    col!("game_key", |t, g| t.text(
+        &g.game
+            .key
+            .map_or(String::new(), |k| format!("{:016x}", k.whole))
+    )),
+    col!("opening_key", |t, g| t.text(
+        &g.game
+            .key
+            .and_then(|k| k.opening)
+            .map_or(String::new(), |o| format!("{o:016x}"))
+    )),
+    col!("duplicate_of", |t, g| t
+        .text(g.game.duplicate.as_ref().map_or("", |d| &*d.file))),
+    col!("duplicate_of_game", |t, g| t
+        .opt(g.game.duplicate.as_ref().map(|d| d.game as u64))),
+    col!("duplicate_kind", |t, g| t.text(
+        g.game.duplicate.as_ref().map_or("", |d| d.kind.as_str())
     )),
     col!("RE", |t, g| t.text(&g.game.info.re)),
     col!("KM", |t, g| t.text(&g.game.info.km)),

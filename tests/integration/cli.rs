@@ -103,7 +103,7 @@ fn every_file_gets_rows_with_the_expected_status() {
     assert_eq!(cap["re_parsed"], "1");
 
     let one = by_file("good/one.sgf", "0");
-    assert_eq!(one["size"], "9");
+    assert_eq!(one["board_size"], "9");
     assert_eq!(one["KM"], "7");
     assert_eq!(
         (one["komi"].as_str(), one["komi_source"].as_str()),
@@ -121,7 +121,7 @@ fn every_file_gets_rows_with_the_expected_status() {
     assert_eq!(one["blocks_b"], "2");
     assert_eq!(one["bytes"], GAME.len().to_string());
 
-    assert_eq!(by_file("collection.sgf", "1")["size"], "13");
+    assert_eq!(by_file("collection.sgf", "1")["board_size"], "13");
     assert!(by_file("collection.sgf", "2")["detail"].contains("not square"));
     assert!(by_file("truncated.sgf", "0")["detail"].contains("truncated"));
 }
@@ -309,7 +309,10 @@ fn chains_and_big_eyes_have_tables_of_their_own() {
         (e["file"].as_str(), e["block"].as_str()),
         ("bent.sgf", "bb")
     );
-    assert_eq!((e["size"].as_str(), e["shape"].as_str()), ("3", "0-0-1-2"));
+    assert_eq!(
+        (e["eye_size"].as_str(), e["eye_shape"].as_str()),
+        ("3", "0-0-1-2")
+    );
     assert_eq!(
         (
             e["worth_owner_to_move"].as_str(),
@@ -368,7 +371,9 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
         assert!(one.lines().count() > 1, "{name} has rows");
         assert!(one == env.output("merged", name), "{name} differs");
     }
-    // summary.csv adds up: the shards' rows sum to the whole run's.
+    // summary.csv's rows, files and statuses add up: the shards' rows sum to the whole
+    // run's. The other counts do where no game repeats one of another shard; here some do,
+    // and the merge counts them once, as the whole run does (compared above).
     let mut sum: std::collections::BTreeMap<(String, String, String), u64> = Default::default();
     for k in 0..3 {
         for r in rows(&env.output(&format!("s{k}"), "summary.csv")) {
@@ -382,6 +387,11 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     }
     let whole = rows(&env.output("all", "summary.csv"));
     assert!(whole.len() > 40);
+    let additive = |r: &std::collections::HashMap<String, String>| {
+        ["rows", "files"].contains(&r["measure"].as_str()) || r["method"].starts_with("status:")
+    };
+    let whole: Vec<_> = whole.into_iter().filter(additive).collect();
+    assert!(whole.len() >= 3);
     for r in whole {
         let key = (
             r["measure"].clone(),
@@ -593,4 +603,82 @@ fn files_from_with_nul_separators_reads_any_name() {
     // -0 without --files-from is a usage error.
     let o = env.run(&["analyze", "in", "-0", "--out", "out3"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// The same game rotated, mirrored or cut short names its first copy in input order, and
+/// merged shards name it as one run does.
+#[test]
+fn duplicates_are_found_rotated_cut_short_and_across_shards() {
+    let env = TestEnv::new();
+    let letter = |v: u32| char::from(b'a' + v as u8);
+    let game = |n: usize, way: fn(u32, u32) -> (u32, u32)| {
+        let moves: String = (0..n as u32)
+            .map(|i| {
+                let p = (i * 37 + 11) % 361;
+                let (x, y) = way(p % 19, p / 19);
+                let c = if i % 2 == 0 { 'B' } else { 'W' };
+                format!(";{c}[{}{}]", letter(x), letter(y))
+            })
+            .collect();
+        format!("(;GM[1]SZ[19]KM[6.5]RE[B+R]{moves})")
+    };
+    env.write("a.sgf", game(80, |x, y| (x, y)));
+    env.write("b.sgf", game(80, |x, y| (18 - y, x)));
+    env.write("c.sgf", game(75, |x, y| (x, y)));
+    env.write("d.sgf", game(10, |x, y| (x, y)));
+    env.write("e.sgf", game(75, |x, y| (18 - x, y)));
+    let all = env.analyze("all", 1);
+    let named: Vec<(String, String, String)> = rows(&all)
+        .iter()
+        .map(|r| {
+            (
+                r["file"].clone(),
+                r["duplicate_of"].clone(),
+                r["duplicate_kind"].clone(),
+            )
+        })
+        .collect();
+    let want = [
+        ("a.sgf", "", ""),
+        ("b.sgf", "a.sgf", "same"),
+        ("c.sgf", "a.sgf", "prefix"),
+        ("d.sgf", "", ""),
+        ("e.sgf", "a.sgf", "prefix"),
+    ];
+    let want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|&(f, d, k)| (f.into(), d.into(), k.into()))
+        .collect();
+    assert_eq!(named, want);
+    let report = env.output("all", "report.md");
+    assert!(
+        report.contains("3 games repeat an earlier one") && report.contains("1 same, 2 prefix"),
+        "{report}"
+    );
+    for k in 0..2 {
+        let o = env.run(&[
+            "analyze",
+            "in",
+            "--shard",
+            &format!("{k}/2"),
+            "--out",
+            &format!("s{k}"),
+            "-q",
+        ]);
+        assert!(o.status.success());
+    }
+    // Each shard alone names only the copies it holds; the merge names them all.
+    let alone: usize = (0..2)
+        .map(|k| {
+            rows(&env.output(&format!("s{k}"), "games.csv"))
+                .iter()
+                .filter(|r| !r["duplicate_of"].is_empty())
+                .count()
+        })
+        .sum();
+    assert!(alone < 3, "the shards split the copies: {alone}");
+    let o = env.run(&["merge", "s0", "s1", "--out", "m", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(env.output("m", "games.csv"), all);
+    assert_eq!(env.output("m", "report.md"), report);
 }

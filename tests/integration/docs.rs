@@ -115,7 +115,7 @@ for column in ["stones", "liberties", "benson"]:
     assert is_integer_dtype(blocks[column]), (column, blocks[column].dtype)
 assert is_string_dtype(chains.word) and chains.word.str.startswith("w").all(), chains.word
 assert "w00" in set(chains.word)
-assert is_string_dtype(eyes["shape"]) and (eyes["shape"] == "0-0-0-2").any(), eyes["shape"]
+assert is_string_dtype(eyes["eye_shape"]) and (eyes["eye_shape"] == "0-0-0-2").any(), eyes["eye_shape"]
 print("ok")
 "#;
     let o = std::process::Command::new("python3")

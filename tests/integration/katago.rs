@@ -19,11 +19,16 @@ const GAME: &str = "(;SZ[9]KM[6.5]RU[Japanese]RE[B+3.5]\
     AB[ea][eb][ec][ed][ee][ef][eg][eh][ei][ab][ac][ad][bb][bd]\
     AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][bc]PL[W])";
 
-/// Three inputs: two counted games (komi 6.5 and 0.5) and a resignation (not asked).
+/// Three inputs: two counted games (komi 6.5 and 0.5, the second with a black stone more
+/// at ah, so that it is no copy of the first) and a resignation (not asked).
 fn env_with_games() -> TestEnv {
     let env = TestEnv::new();
     env.write("a.sgf", GAME);
-    env.write("b.sgf", GAME.replace("KM[6.5]", "KM[0.5]"));
+    env.write(
+        "b.sgf",
+        GAME.replace("KM[6.5]", "KM[0.5]")
+            .replace("AB[ea]", "AB[ah][ea]"),
+    );
     env.write("c.sgf", GAME.replace("RE[B+3.5]", "RE[B+R]"));
     env
 }
@@ -57,7 +62,7 @@ fn katago_columns_come_from_the_engine() {
     assert_eq!(a["score_source"], "katago");
     assert_eq!(a["final_source"], "katago");
     assert!(!a["margin_katago"].is_empty());
-    assert_eq!(games["b.sgf"]["katago_lead"], "3.50");
+    assert_eq!(games["b.sgf"]["katago_lead"], "4.50");
     // Resignations are not asked with `--estimate counted`.
     assert_eq!(games["c.sgf"]["katago_lead"], "");
     assert_eq!(games["c.sgf"]["dead_katago"], "");
