@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::facts::Ending;
-use super::tally::{LifeSums, Tally};
+use super::tally::{calibration_bin, LifeSums, Tally};
 use crate::life::Method;
 
 /// One chart, ready to draw.
@@ -241,6 +241,39 @@ fn big_eyes(t: &Tally) -> Option<Chart> {
     ))
 }
 
+/// The estimate's `dead_share` against a reference's verdict; left out without blocks a
+/// reference judged.
+fn calibration(t: &Tally) -> Option<Chart> {
+    let bins: Vec<(usize, (u64, u64))> = t
+        .calibration
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, (blocks, _))| *blocks > 0)
+        .collect();
+    (!bins.is_empty()).then(|| Chart::Bars {
+        title: "When the playouts kill a block in a given share, how often is it dead?",
+        y_desc: "% of blocks",
+        categories: bins
+            .iter()
+            .map(|&(i, (n, _))| format!("{} ({n})", calibration_bin(i)))
+            .collect(),
+        series: vec![
+            (
+                "dead by the reference (markup, KataGo)".to_string(),
+                bins.iter().map(|&(_, (n, d))| share(d, n)).collect(),
+            ),
+            (
+                "the bin's middle: a calibrated share".to_string(),
+                bins.iter().map(|&(i, _)| 10.0 * i as f64 + 5.0).collect(),
+            ),
+        ],
+        y_max: 100.0,
+        log: false,
+        counts: false,
+    })
+}
+
 /// Every chart of the report that has something to show, with its file name under `plots/`.
 pub fn charts(t: &Tally) -> Vec<(&'static str, Chart)> {
     [
@@ -249,6 +282,7 @@ pub fn charts(t: &Tally) -> Vec<(&'static str, Chart)> {
         ("life_blocks.svg", has_life(t).then(|| life_chart(t, false))),
         ("life_stones.svg", has_life(t).then(|| life_chart(t, true))),
         ("margin_error.svg", margin_error(t)),
+        ("calibration.svg", calibration(t)),
         ("big_eyes.svg", big_eyes(t)),
     ]
     .into_iter()

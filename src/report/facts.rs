@@ -101,6 +101,16 @@ pub struct BlockFacts<'a> {
     pub alive: PerMethod<bool>,
     /// blocks.csv `final`: `None` where the game has no source of dead stones.
     pub final_status: Option<FinalStatus>,
+    /// blocks.csv `dead_share` in thousandths, where `final` comes from a reference (the
+    /// markup or KataGo, games.csv `final_source`) that the estimate can be held against.
+    pub dead_share: Option<u16>,
+}
+
+/// A `dead_share` cell in thousandths.
+pub fn thousandths(cell: &str) -> Option<u16> {
+    cell.parse::<f64>()
+        .ok()
+        .map(|v| (v * 1000.0).round() as u16)
 }
 
 /// A cell of a table as the report shows it: a typed value, formatted only when shown, or the
@@ -311,6 +321,24 @@ impl Ending {
 }
 
 impl<'a> BlockFacts<'a> {
+    /// A block of a game whose final status comes from `source`.
+    pub fn judged(
+        file: &'a str,
+        game: usize,
+        b: &BlockRow,
+        source: Option<DeadSource>,
+    ) -> BlockFacts<'a> {
+        let reference = matches!(source, Some(DeadSource::Markup | DeadSource::Katago));
+        BlockFacts {
+            // As the table writes it, so that a run and its tables tally alike.
+            dead_share: b
+                .dead_share
+                .filter(|_| reference)
+                .and_then(|s| thousandths(&crate::sink::games::fixed(s, 3))),
+            ..BlockFacts::of(file, game, b)
+        }
+    }
+
     pub fn of(file: &'a str, game: usize, b: &BlockRow) -> BlockFacts<'a> {
         BlockFacts {
             file,
@@ -320,6 +348,7 @@ impl<'a> BlockFacts<'a> {
             stones: b.stones.into(),
             alive: PerMethod::from_fn(|m| b.verdict.alive(m)),
             final_status: b.final_status,
+            dead_share: None,
         }
     }
 }

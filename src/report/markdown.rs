@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::diagrams::{Figure, Figures};
 use super::facts::{Ending, Era};
-use super::tally::{DeadSums, SourceSums, Tally};
+use super::tally::{calibration_bin, DeadSums, SourceSums, Tally};
 use crate::life::Method;
 use crate::score::{DeadSource, FinalStatus};
 use crate::sink::Manifest;
@@ -47,6 +47,7 @@ pub fn markdown(t: &Tally, figures: &Figures, manifest: Option<&Manifest>) -> St
     chains_section(w, t, figures);
     results_section(w, t, figures);
     final_section(w, t);
+    calibration_section(w, t, figures);
     if figures.no_inputs {
         let _ = writeln!(
             w,
@@ -841,6 +842,36 @@ fn no_area_count(w: &mut String, t: &Tally) {
 }
 
 /// The life methods against the status of each block at the end of the game.
+/// The estimate's `dead_share` held against the blocks a reference judged.
+fn calibration_section(w: &mut String, t: &Tally, figures: &Figures) {
+    let _ = writeln!(w, "\n## How sure the estimate is\n");
+    let _ = writeln!(
+        w,
+        "blocks.csv `dead_share` is the share of the estimate's playouts in which a block was \
+         captured or ended in the opponent's area. Held against the blocks a reference judged \
+         (the markup, or KataGo with `--katago`), a calibrated share would see about that \
+         share of its blocks dead.\n"
+    );
+    if t.calibration.iter().all(|&(n, _)| n == 0) {
+        let _ = writeln!(
+            w,
+            "No block here has both a `dead_share` and a reference's verdict (TB/TW markup, \
+             or `--katago`): nothing to hold the share against."
+        );
+        return;
+    }
+    plot(w, figures, "calibration", "");
+    let _ = writeln!(
+        w,
+        "| dead_share | blocks | dead by the reference |\n|---|---:|---:|"
+    );
+    for (i, &(n, d)) in t.calibration.iter().enumerate() {
+        if n > 0 {
+            let _ = writeln!(w, "| {} | {n} | {} |", calibration_bin(i), pct(d, n));
+        }
+    }
+}
+
 fn final_section(w: &mut String, t: &Tally) {
     let f = &t.finals;
     let _ = writeln!(w, "\n## Life against the end of the game\n");

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
+use super::facts::{thousandths, Ending, Era};
 use super::facts::{
     BigEyeFacts, BlockFacts, ChainFacts, GameFacts, Label, ReplayedFacts, ScoreFacts, SourceMargins,
 };
-use super::facts::{Ending, Era};
 use super::tally::Tally;
 use super::ReportError;
 use crate::duplicates::DuplicateKind;
@@ -322,6 +322,7 @@ pub(super) struct BlockCols {
     stones: Col,
     alive: PerMethod<Col>,
     final_status: Col,
+    dead_share: Col,
 }
 
 impl BlockCols {
@@ -340,6 +341,7 @@ impl BlockCols {
             stones,
             alive,
             final_status: c.col("final")?,
+            dead_share: c.col("dead_share")?,
         })
     }
 }
@@ -414,18 +416,25 @@ impl Tally {
     /// a merge join that holds one game at a time instead of a key per game of the corpus.
     fn read_blocks(&mut self, dir: &Path) -> Result<(), ReportError> {
         let (mut games, gc) = open(dir, "games.csv")?;
-        let [g_file, g_game, g_how, g_dt, g_dup] =
-            gc.cols(["file", "game", "how", "DT", "duplicate_kind"])?;
+        let [g_file, g_game, g_how, g_dt, g_dup, g_source] = gc.cols([
+            "file",
+            "game",
+            "how",
+            "DT",
+            "duplicate_kind",
+            "final_source",
+        ])?;
         let (mut r, c) = open(dir, "blocks.csv")?;
         let c = BlockCols::of(&c)?;
         let mut key = (String::new(), String::new());
-        let (mut ending, mut era, mut repeat) = (Ending::Other, Era::Unknown, false);
+        let (mut ending, mut era, mut repeat, mut reference) =
+            (Ending::Other, Era::Unknown, false, false);
         let (mut row, mut game_row) = (csv::StringRecord::new(), csv::StringRecord::new());
         while next_row(&mut r, &mut row, dir, "blocks.csv")? {
             let (file, game) = (c.file.get(&row), c.game.get(&row));
             if key.0 != file || key.1 != game {
                 key = (file.to_string(), game.to_string());
-                (ending, era, repeat) = loop {
+                (ending, era, repeat, reference) = loop {
                     if !next_row(&mut games, &mut game_row, dir, "games.csv")? {
                         return Err(ReportError::Read(format!(
                             "{}: game {game} of {file} is not in games.csv, or not in its order",
@@ -437,6 +446,9 @@ impl Tally {
                             Ending::of(g_how.get(&game_row)),
                             Era::of(g_dt.get(&game_row)),
                             !g_dup.get(&game_row).is_empty(),
+                            [DeadSource::Markup, DeadSource::Katago]
+                                .iter()
+                                .any(|s| s.name() == g_source.get(&game_row)),
                         );
                     }
                 };
@@ -454,6 +466,11 @@ impl Tally {
                 final_status: FinalStatus::ALL
                     .into_iter()
                     .find(|f| f.as_str() == c.final_status.get(&row)),
+                dead_share: if reference {
+                    thousandths(c.dead_share.get(&row))
+                } else {
+                    None
+                },
             };
             self.add_block(ending, era, &facts);
         }

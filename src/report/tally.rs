@@ -424,6 +424,17 @@ pub struct Tally {
     pub finals_by_ending: BTreeMap<Ending, FinalSums>,
     pub finals_by_era: BTreeMap<Era, FinalSums>,
     pub died: Vec<Died>,
+    /// Blocks judged by a reference (markup, KataGo) with the estimate's `dead_share`, by
+    /// tenths of it: `(blocks, those the reference calls dead)`.
+    pub calibration: [(u64, u64); CALIBRATION_BINS],
+}
+
+/// Bins of `dead_share`, a tenth wide (the last holds 1 too).
+pub const CALIBRATION_BINS: usize = 10;
+
+/// A calibration bin as the report and summary.csv name it: `0.3-0.4`.
+pub fn calibration_bin(i: usize) -> String {
+    format!("{:.1}-{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0)
 }
 
 impl Tally {
@@ -568,6 +579,11 @@ impl Tally {
 
     /// Adds one block of a game that ended as `ending`, played in `era`.
     pub fn add_block(&mut self, ending: Ending, era: Era, b: &BlockFacts) {
+        if let (Some(share), Some(status)) = (b.dead_share, b.final_status) {
+            let bin = &mut self.calibration[usize::from(share / 100).min(CALIBRATION_BINS - 1)];
+            bin.0 += 1;
+            bin.1 += u64::from(!status.lives());
+        }
         if let Some(status) = b.final_status {
             self.finals.add(b, status);
             self.finals_by_ending
@@ -656,6 +672,11 @@ impl Tally {
         }
         for (k, n) in &self.duplicates {
             push("games", "", &format!("duplicate:{}", k.as_str()), *n);
+        }
+        for (i, (blocks, dead)) in self.calibration.iter().enumerate() {
+            let bin = format!("dead_share:{}", calibration_bin(i));
+            push("calibration", "", &format!("{bin}:blocks"), *blocks);
+            push("calibration", "", &format!("{bin}:dead"), *dead);
         }
         for ((how, winner), n) in &self.endings {
             push("games", "", &format!("ended:{how}:{winner}"), *n);
@@ -795,8 +816,9 @@ impl Tally {
             let ending = Ending::of_row(g);
             let era = Era::of(&g.info.dt);
             // A later copy's blocks were counted with its first copy's.
+            let source = g.score.as_ref().and_then(|s| s.final_source());
             for b in g.blocks.iter().filter(|_| g.duplicate.is_none()) {
-                self.add_block(ending, era, &BlockFacts::of(file, game, b));
+                self.add_block(ending, era, &BlockFacts::judged(file, game, b, source));
             }
             for c in &g.chains {
                 self.add_chain(&ChainFacts::of(c));
@@ -831,6 +853,10 @@ impl AddAssign<&Tally> for Tally {
         self.ko_retakes += o.ko_retakes;
         self.setup_games += o.setup_games;
         add_map(&mut self.duplicates, &o.duplicates);
+        for (a, b) in self.calibration.iter_mut().zip(&o.calibration) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
         self.markup_games += o.markup_games;
         self.re_present += o.re_present;
         self.re_parsed += o.re_parsed;
@@ -898,6 +924,7 @@ mod tests {
             stones,
             alive: PerMethod::from_fn(|m| alive.contains(&m)),
             final_status: None,
+            dead_share: None,
         }
     }
 
@@ -907,6 +934,29 @@ mod tests {
             final_status: Some(status),
             ..block(stones, alive)
         }
+    }
+
+    /// A block with a reference's verdict counts in the bin of its dead share; one without
+    /// counts nowhere there.
+    #[test]
+    fn dead_shares_bin_by_tenths_against_the_reference() {
+        let mut t = Tally::default();
+        for (share, status) in [
+            (Some(650), FinalStatus::Dead),
+            (Some(699), FinalStatus::Alive),
+            (Some(1000), FinalStatus::Dead),
+            (None, FinalStatus::Dead),
+        ] {
+            let b = BlockFacts {
+                dead_share: share,
+                ..ended(3, &[], status)
+            };
+            t.add_block(Ending::Score, Era::To2009, &b);
+        }
+        assert_eq!(t.calibration[6], (2, 1));
+        assert_eq!(t.calibration[9], (1, 1));
+        assert_eq!(t.calibration.iter().map(|b| b.0).sum::<u64>(), 3);
+        assert_eq!(calibration_bin(6), "0.6-0.7");
     }
 
     #[test]
