@@ -293,7 +293,11 @@ pub struct ShowArgs {
     /// Write the diagram as SVG to this file.
     #[arg(short, long, value_name = "F.svg")]
     pub out: Option<PathBuf>,
-    /// Print the board and the verdicts as text (the default without --out).
+    /// Write the position as SGF to this file, for a Go editor: the finishing moves as the
+    /// line that follows, the count as TB/TW, the verdicts in a comment.
+    #[arg(long, value_name = "F.sgf")]
+    pub sgf: Option<PathBuf>,
+    /// Print the board and the verdicts as text (the default without --out or --sgf).
     #[arg(long)]
     pub ascii: bool,
     #[command(flatten)]

@@ -31,6 +31,23 @@ pub struct Look {
     /// else estimate); `None` for a game not counted, a record that ends with two passes,
     /// and a position before the end.
     pub finishing: Option<Finishing>,
+    /// The count of the end of the record with the best dead stones, after the finishing
+    /// where there is one; `None` before the end.
+    pub count: Option<CountMarks>,
+}
+
+/// A count as a Go editor marks it.
+#[derive(Clone, Debug)]
+pub struct CountMarks {
+    /// Whose dead stones: the markup's, else the estimate's.
+    pub source: score::DeadSource,
+    /// Each side's territory on the counted board, the points of the dead stones it takes
+    /// included, in point order.
+    pub territory: [Vec<Point>; 2],
+    /// Black − White − komi under `rules`; `None` when they are unknown.
+    pub margin: Option<f32>,
+    /// The rules counted under, as games.csv names them.
+    pub rules: &'static str,
 }
 
 /// The moves `score::finish` played, and the margin counted after them.
@@ -126,30 +143,53 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
         .then(|| score::markup_dead(&r.board, &r.territory_markup));
     l.dead_estimate = points(&r.board, &estimate);
     l.dead_markup = markup.as_deref().map(|m| points(&r.board, m));
+    let source = if markup.is_some() {
+        score::DeadSource::Markup
+    } else {
+        score::DeadSource::Estimate
+    };
     let dead = markup.unwrap_or(estimate);
     let info = GameInfo::from_main_line(root);
     let rec = RecordInfo::read(&info);
     let counted = r.has_markup || rec.counted();
-    l.finishing = (counted && !r.stopped && r.trailing_passes < 2).then(|| {
-        let (f, c, other) = score::finish_and_count(&r.board, &dead, r.to_move, r.captures, &rec);
-        Finishing {
-            moves: f
-                .played
-                .iter()
-                .map(|&(c, i, why)| (c, r.board.point(i), why))
-                .collect(),
-            unsure: f.unsure,
-            unsure_at: f
-                .unsure_at
-                .iter()
-                .map(|&i| match r.board.cell(i) {
-                    Cell::Stone(c) => (Some(c), r.board.point(i)),
-                    _ => (None, r.board.point(i)),
-                })
-                .collect(),
-            margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
-            margin_other_start: other.under(rec.rules),
+    let finished = (counted && !r.stopped && r.trailing_passes < 2)
+        .then(|| score::finish_and_count(&r.board, &dead, r.to_move, r.captures, &rec));
+    l.count = (!r.stopped).then(|| {
+        let (territory, margin) = match &finished {
+            Some((f, c, _)) => (
+                score::territory(&f.board, &f.dead),
+                score::margins_after(c, r.captures, Some(f), &rec).under(rec.rules),
+            ),
+            None => (
+                score::territory(&r.board, &dead),
+                score::margins_after(&score::count(&r.board, &dead), r.captures, None, &rec)
+                    .under(rec.rules),
+            ),
+        };
+        CountMarks {
+            source,
+            territory: territory.map(|t| points(&r.board, &t)),
+            margin,
+            rules: rec.rules.as_str(),
         }
+    });
+    l.finishing = finished.map(|(f, c, other)| Finishing {
+        moves: f
+            .played
+            .iter()
+            .map(|&(c, i, why)| (c, r.board.point(i), why))
+            .collect(),
+        unsure: f.unsure,
+        unsure_at: f
+            .unsure_at
+            .iter()
+            .map(|&i| match r.board.cell(i) {
+                Cell::Stone(c) => (Some(c), r.board.point(i)),
+                _ => (None, r.board.point(i)),
+            })
+            .collect(),
+        margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
+        margin_other_start: other.under(rec.rules),
     });
     l.at_end = !r.stopped;
     l.moves = r.moves;
@@ -201,6 +241,7 @@ impl Look {
             dead_markup: None,
             dead_estimate: Vec::new(),
             finishing: None,
+            count: None,
         }
     }
 }

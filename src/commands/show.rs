@@ -8,7 +8,8 @@ use livingblocks::app::AppError;
 use livingblocks::engine::Katago;
 use livingblocks::go::Point;
 use livingblocks::look::look;
-use livingblocks::report::diagrams::{show_diagram, show_text};
+use livingblocks::report::diagrams::{show_diagram, show_text, title as diagram_title};
+use livingblocks::report::sgf::position_sgf;
 use livingblocks::source::{Finder, Root};
 
 use crate::cli::ShowArgs;
@@ -36,10 +37,14 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
         .map_err(|e| AppError::Config(format!("{}: {e}", args.file.display())))?;
     let title = format!("{} game {}", args.file.display(), args.game);
     if let Some(out) = &args.out {
-        std::fs::write(out, show_diagram(&l).svg(&title))
+        std::fs::write(out, show_diagram(&l).svg(&diagram_title(&l, &title)))
             .map_err(|e| AppError::Output(format!("{}: {e}", out.display())))?;
     }
-    if args.ascii || args.out.is_none() {
+    if let Some(out) = &args.sgf {
+        std::fs::write(out, position_sgf(&l, &title))
+            .map_err(|e| AppError::Output(format!("{}: {e}", out.display())))?;
+    }
+    if args.ascii || (args.out.is_none() && args.sgf.is_none()) {
         progress::print(&show_text(&l, &title));
     }
     if let Some(spec) = args.katago.to_spec().map_err(AppError::Config)? {

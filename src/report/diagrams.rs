@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use super::board::{cite, go_name, Diagram, Shape};
+use super::sgf::{count_line, position_sgf};
 use super::tally::{DeadDiff, Tally};
 use crate::go::{Board, Color, Point};
 use crate::life::examples::{BILD_6, BILD_9};
@@ -19,6 +20,24 @@ pub struct Figure {
     pub file: String,
     pub caption: String,
     pub svg: String,
+    /// The position as SGF, for a Go editor (`sgf::position_sgf`), where it is a game's.
+    pub sgf: Option<String>,
+}
+
+impl Figure {
+    /// The SGF's file name beside the SVG.
+    pub fn sgf_file(&self) -> String {
+        format!("{}.sgf", self.file.trim_end_matches(".svg"))
+    }
+}
+
+/// A diagram's title: the game, its players and RE, and the count.
+pub fn title(l: &Look, source: &str) -> String {
+    let players = match (l.info.pb.as_str(), l.info.pw.as_str()) {
+        ("", "") => String::new(),
+        (b, w) => format!(" · {b} (B) – {w} (W)"),
+    };
+    format!("{source}{players} · {}", count_line(l))
 }
 
 /// What report.md shows beside its text: the board diagrams by section, and the charts
@@ -84,14 +103,39 @@ pub fn life_diagram(l: &Look) -> Diagram {
 /// The dead stones by the markup and by the estimate: crosses where both agree, circles
 /// and squares where only one says so. Without markup, the estimate's as crosses.
 pub fn dead_diagram(l: &Look) -> Diagram {
-    match &l.dead_markup {
+    let d = match &l.dead_markup {
         None => Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p)).layer(
             Shape::Cross,
             "dead by the estimate",
             l.dead_estimate.clone(),
         ),
         Some(m) => against_diagram(l, m, "the markup"),
+    };
+    territory_layers(d, l)
+}
+
+/// Each side's territory in the count (`Look::count`) on the points empty in the diagram.
+fn territory_layers(mut d: Diagram, l: &Look) -> Diagram {
+    let Some(count) = &l.count else {
+        return d;
+    };
+    for (c, points) in [Color::Black, Color::White]
+        .into_iter()
+        .zip(&count.territory)
+    {
+        let empty: Vec<Point> = points
+            .iter()
+            .filter(|&&p| l.board.at(p) == crate::go::Cell::Empty)
+            .copied()
+            .collect();
+        let whose = if c == Color::Black { "Black" } else { "White" };
+        d = d.layer(
+            Shape::Territory(c),
+            format!("{whose}'s territory in the count"),
+            empty,
+        );
     }
+    d
 }
 
 /// The estimate's dead stones against `reference`'s (`name`: whose): crosses where both
@@ -302,6 +346,7 @@ fn dead_figures(
             ),
             svg: against_diagram(&l, &reference, name)
                 .svg(&format!("{} game {}: dead stones, {title}", d.file, d.game)),
+            sgf: Some(position_sgf(&l, &format!("{} game {}", d.file, d.game))),
         });
     }
     figures
@@ -375,6 +420,7 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
                 }
             ),
             svg: d.svg(&format!("{file} game {game}: alive by mp95, not by Benson")),
+            sgf: Some(position_sgf(&l, &format!("{file} game {game}"))),
         });
     }
     f.not_benson = not_benson;
@@ -423,7 +469,8 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
                  calls dead.",
                 at_move(&l)
             ),
-            svg: dead_diagram(&l).svg(&format!("{file} game {game}: {what}")),
+            svg: dead_diagram(&l).svg(&title(&l, &format!("{file} game {game}"))),
+            sgf: Some(position_sgf(&l, &format!("{file} game {game}"))),
         });
     }
     f.contradicted = contradicted;
@@ -460,6 +507,7 @@ fn paper_figures() -> Vec<Figure> {
             svg: life_diagram(&l)
                 .crop_to(&stones)
                 .svg(&caption[..caption.find(':').unwrap_or(0)]),
+            sgf: None,
         }
     })
     .collect()

@@ -181,7 +181,19 @@ fn figure(w: &mut String, f: &Figure) {
         f.file.trim_end_matches(".svg"),
         f.file
     );
-    let _ = writeln!(w, "{}\n", f.caption);
+    match &f.sgf {
+        Some(_) => {
+            let _ = writeln!(
+                w,
+                "{} [SGF](plots/boards/{}) for a Go editor.\n",
+                f.caption,
+                f.sgf_file()
+            );
+        }
+        None => {
+            let _ = writeln!(w, "{}\n", f.caption);
+        }
+    }
 }
 
 fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {

@@ -14,6 +14,7 @@ mod facts;
 mod markdown;
 mod plot;
 mod read;
+pub mod sgf;
 pub mod tally;
 
 use std::path::Path;
@@ -82,6 +83,10 @@ pub fn write(
     for f in figures.all() {
         let p = boards.join(&f.file);
         std::fs::write(&p, &f.svg).map_err(|e| wrote(&p, &e))?;
+        if let Some(sgf) = &f.sgf {
+            let p = boards.join(f.sgf_file());
+            std::fs::write(&p, sgf).map_err(|e| wrote(&p, &e))?;
+        }
     }
     let summary = dir.join("summary.csv");
     write_summary(t, &summary).map_err(|e| wrote(&summary, &e))?;

@@ -57,6 +57,28 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
     }
 }
 
+/// The points each colour's area counts as territory once the stones at `dead` are removed
+/// (their points included), in index order: what a count marks TB and TW.
+pub fn territory(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
+    let mut b = board.clone();
+    for &i in dead {
+        if matches!(b.cell(i), Cell::Stone(_)) {
+            let p = b.point(i);
+            b.setup(p, None).expect("on-board point");
+        }
+    }
+    let regions = EmptyRegions::find(&b);
+    let mut out = [Vec::new(), Vec::new()];
+    for i in b.points() {
+        if b.cell(i) == Cell::Empty {
+            if let Some(c) = regions.owner(i) {
+                out[c.index()].push(i);
+            }
+        }
+    }
+    out
+}
+
 /// Counts the position as it stands, no stone dead, reusing its net's blocks and areas
 /// instead of finding them again.
 pub fn count_as_is(board: &Board, net: &Net) -> Count {

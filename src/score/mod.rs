@@ -12,7 +12,7 @@ mod playout;
 mod properties;
 mod race;
 
-pub use count::{count, count_as_is, Count};
+pub use count::{count, count_as_is, territory, Count};
 pub use estimate::{estimate, estimate_dead, Estimate, PLAYOUTS};
 pub use finish::{final_status, finish, FinalStatus, Finished, Unsure, Why};
 

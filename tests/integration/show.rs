@@ -193,3 +193,53 @@ fn a_diagram_marks_exactly_the_blocks_the_table_names() {
     assert!(report.contains("No board diagrams of games"));
     assert!(!report.contains("not-benson-1.svg"));
 }
+
+/// `show --sgf` writes a record that sgfmill reads (where it is installed) and that the
+/// project's own reader replays to the counted position: the markup it writes is the
+/// estimate's count, so the run scores the written record as it scored the original.
+#[test]
+fn show_writes_an_sgf_a_go_editor_and_the_run_read_back() {
+    let env = TestEnv::new();
+    // Chinese counting: the setup carries no prisoners, and an area count needs none.
+    let record = "(;SZ[9]KM[0.5]RU[Chinese]RE[W+9.5]PB[Black]PW[White]\
+        AB[da][db][dc][dd][de][df][dg][dh][di]AW[ea][eb][ec][ed][ee][ef][eg][eh][bb]\
+        AW[fa][fb][fc][fd][fe][ff][fg][fh][fi];B[])";
+    env.write("g.sgf", record);
+    let o = env.run(&["show", "in/g.sgf", "--sgf", "in/out.sgf"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.is_empty(), "--sgf alone prints nothing");
+    let written = std::fs::read_to_string(env.input().join("out.sgf")).unwrap();
+    assert!(
+        written.contains("TB[") && written.contains("TW["),
+        "{written}"
+    );
+    let games = rows(&env.analyze("out", 1));
+    let row = |f: &str| games.iter().find(|r| r["file"] == f).unwrap().clone();
+    let (original, back) = (row("g.sgf"), row("out.sgf"));
+    assert_eq!(back["has_markup"], "1");
+    assert_eq!(back["dead_markup"], original["dead_estimate"]);
+    assert_eq!(back["dead_markup"], "bb");
+    assert_eq!(back["margin_markup"], original["margin_estimate"]);
+    assert_eq!(back["markup_equals_re"], "1");
+    let script = "import sys\nfrom sgfmill import sgf\n\
+        g = sgf.Sgf_game.from_bytes(open(sys.argv[1], 'rb').read())\n\
+        seq = g.get_main_sequence()\n\
+        b, w, _ = seq[0].get_setup_stones()\n\
+        print(len(b), len(w), len(seq), len(seq[-1].get('TB')), len(seq[-1].get('TW')))\n";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(env.input().join("out.sgf"))
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {
+            // 9 black and 18 white stones, the root, one finishing move, the marks' node;
+            // Black's 27 points include bb; White's are the 27 behind its wall (its finishing
+            // stone fills ei).
+            assert_eq!(String::from_utf8_lossy(&o.stdout), "9 18 3 27 27\n");
+        }
+        other if std::env::var_os("CI").is_some() => {
+            panic!("sgfmill could not read the SGF under CI: {other:?}")
+        }
+        _ => eprintln!("skipped: sgfmill is not installed (pip install sgfmill)"),
+    }
+}
