@@ -4,7 +4,9 @@
 //! into rows. Pure, like `analyze`: bytes in, a position out.
 
 use crate::go::{replay_until, Board, Cell, Color, Idx, Point};
-use crate::life::{analyze_life, benson, BlockVerdict, Life, Net, Regions};
+use crate::life::{
+    analyze_life, benson, mp95_traced, BlockVerdict, ColourNet, Life, Mp95Event, Net, Regions,
+};
 use crate::score;
 use crate::sgf::{self, load::Tree, result::RecordInfo, GameInfo};
 
@@ -23,6 +25,9 @@ pub struct Look {
     pub blocks: Vec<LookBlock>,
     /// Benson's unconditional territory of Black and of White.
     pub territory: [Vec<Point>; 2],
+    /// The shared eyes mp95 ends with as vital (an eye that counts for each block at it),
+    /// both colours, in point order.
+    pub vital_eyes: Vec<Point>,
     /// Stones the record's TB/TW markup calls dead, when it has markup here.
     pub dead_markup: Option<Vec<Point>>,
     /// Stones the estimate calls dead (it assumes the game is over).
@@ -74,6 +79,9 @@ pub struct LookBlock {
     pub stones: Vec<Point>,
     pub liberties: u32,
     pub verdict: BlockVerdict,
+    /// The points of its own eyes, and of the eyes it shares with other blocks.
+    pub own_eyes: Vec<Point>,
+    pub shared_eyes: Vec<Point>,
 }
 
 /// Why a position cannot be looked at.
@@ -227,8 +235,30 @@ impl Look {
                 stones: points(&board, &b.stones),
                 liberties: b.liberties,
                 verdict: v.clone(),
+                own_eyes: points(&board, &b.own_eyes),
+                shared_eyes: {
+                    let ids: Vec<Idx> =
+                        b.shared.iter().map(|&e| net.shared_eyes[e].point).collect();
+                    points(&board, &ids)
+                },
             })
             .collect();
+        let mut vital = Vec::new();
+        for c in [Color::Black, Color::White] {
+            let eyes: Vec<Idx> = net
+                .shared_eyes_of(c)
+                .map(|e| net.shared_eyes[e].point)
+                .collect();
+            let mut state = vec![false; eyes.len()];
+            for event in mp95_traced(&ColourNet::of(net, c).0).events {
+                match event {
+                    Mp95Event::VitalInVorlauf(e) | Mp95Event::Vital(e) => state[e] = true,
+                    Mp95Event::NonVital(e) => state[e] = false,
+                }
+            }
+            vital.extend(eyes.iter().zip(&state).filter(|(_, &v)| v).map(|(&i, _)| i));
+        }
+        let vital_eyes = points(&board, &vital);
         Look {
             board,
             moves: 0,
@@ -238,6 +268,7 @@ impl Look {
             info: GameInfo::default(),
             blocks,
             territory,
+            vital_eyes,
             dead_markup: None,
             dead_estimate: Vec::new(),
             finishing: None,

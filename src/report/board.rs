@@ -23,6 +23,15 @@ pub enum Shape {
     Circle,
     /// A small square of the owner's colour on an empty point (territory).
     Territory(Color),
+    /// A green ring on an empty point: a block's own eye.
+    OwnEye,
+    /// A blue ring on an empty point: an eye two blocks or more share.
+    SharedEye,
+    /// A purple diamond on an empty point: a shared eye that counts for each block at it.
+    VitalEye,
+    /// A stone of the colour, numbered by its place in the layer: a move played after the
+    /// record, in order.
+    Numbered(Color),
 }
 
 impl Shape {
@@ -36,6 +45,11 @@ impl Shape {
             Shape::Circle => "circle",
             Shape::Territory(Color::Black) => "territory-b",
             Shape::Territory(Color::White) => "territory-w",
+            Shape::OwnEye => "own-eye",
+            Shape::SharedEye => "shared-eye",
+            Shape::VitalEye => "vital-eye",
+            Shape::Numbered(Color::Black) => "move-b",
+            Shape::Numbered(Color::White) => "move-w",
         }
     }
 }
@@ -46,6 +60,8 @@ pub struct Layer {
     pub shape: Shape,
     pub label: String,
     pub points: Vec<Point>,
+    /// The number of each point of a `Numbered` layer (empty otherwise: numbered in order).
+    pub numbers: Vec<usize>,
 }
 
 /// A board to draw: the position, its last stone, the marks, and the part to show.
@@ -93,6 +109,26 @@ impl Diagram {
                 shape,
                 label: label.into(),
                 points,
+                numbers: Vec::new(),
+            });
+        }
+        self
+    }
+
+    /// Adds a layer of numbered stones of colour `c`: moves with their numbers.
+    pub fn numbered(
+        mut self,
+        c: Color,
+        label: impl Into<String>,
+        moves: Vec<(Point, usize)>,
+    ) -> Self {
+        if !moves.is_empty() {
+            let (points, numbers) = moves.into_iter().unzip();
+            self.layers.push(Layer {
+                shape: Shape::Numbered(c),
+                label: label.into(),
+                points,
+                numbers,
             });
         }
         self
@@ -161,7 +197,18 @@ impl Diagram {
         let cols = u32::from(x1 - x0) + 1;
         let rows = u32::from(y1 - y0) + 1;
         let legend_rows = self.layers.len() as u32 + u32::from(self.last.is_some());
-        let width = (2 * MARGIN + cols * CELL).max(260);
+        // The title under the legend, a line per ` · `-separated part.
+        let title_lines: Vec<&str> = title.split(" · ").filter(|l| !l.is_empty()).collect();
+        let legend_rows = legend_rows + title_lines.len() as u32;
+        // Wide enough for the longest legend or title line (about 7.5 px a character).
+        let longest = self
+            .layers
+            .iter()
+            .map(|l| 32 + l.label.chars().count() as u32 * 15 / 2)
+            .chain(title_lines.iter().map(|t| 8 + t.chars().count() as u32 * 7))
+            .max()
+            .unwrap_or(0);
+        let width = (2 * MARGIN + cols * CELL).max(260).max(longest + 8);
         let board_h = 2 * MARGIN + rows * CELL;
         let height = board_h + 20 * legend_rows + 8;
         let cx = |x: u8| MARGIN + CELL / 2 + u32::from(x - x0) * CELL;
@@ -264,9 +311,12 @@ impl Diagram {
             );
         }
         for layer in &self.layers {
-            for &p in layer.points.iter().filter(|&&p| self.shows(p)) {
-                let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
-                let _ = writeln!(s, "{}", shape_svg(layer.shape, p, x, y));
+            for (k, &p) in layer.points.iter().enumerate() {
+                if self.shows(p) {
+                    let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
+                    let n = layer.numbers.get(k).copied().unwrap_or(k + 1);
+                    let _ = writeln!(s, "{}", shape_svg(layer.shape, p, x, y, n));
+                }
             }
         }
         // The legend: one line per layer, its shape drawn beside its meaning.
@@ -282,7 +332,7 @@ impl Diagram {
         }
         for layer in &self.layers {
             let ly = first + 20 * entries.len() as i32;
-            let elt = shape_svg(layer.shape, Point::new(0, 0), 14, ly)
+            let elt = shape_svg(layer.shape, Point::new(0, 0), 14, ly, 1)
                 .replacen(r#" data-point="aa""#, "", 1)
                 .replacen("data-mark=", "data-legend=", 1);
             entries.push((elt, layer.label.as_str()));
@@ -294,6 +344,14 @@ impl Diagram {
                 r##"<text x="32" y="{}" font-size="13" fill="#000000">{}</text>"##,
                 first + 20 * k as i32 + 4,
                 xml_escape(text)
+            );
+        }
+        for (k, line) in title_lines.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r##"<text data-title="{k}" x="8" y="{}" font-size="12" fill="#333333">{}</text>"##,
+                first + 20 * (entries.len() + k) as i32 + 4,
+                xml_escape(line)
             );
         }
         s.push_str("</svg>\n");
@@ -370,8 +428,8 @@ impl Diagram {
     }
 }
 
-/// One mark as an SVG element.
-fn shape_svg(shape: Shape, p: Point, x: i32, y: i32) -> String {
+/// One mark as an SVG element; `n` numbers a `Numbered` stone.
+fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
     let id = shape.id();
     match shape {
         Shape::Triangle => format!(
@@ -415,6 +473,34 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32) -> String {
                 r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
                 x - 4,
                 y - 4
+            )
+        }
+        Shape::OwnEye => format!(
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="5" fill="none" stroke="#2ca02c" stroke-width="3"/>"##
+        ),
+        Shape::SharedEye => format!(
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="5" fill="none" stroke="#1f77b4" stroke-width="3"/>"##
+        ),
+        Shape::VitalEye => format!(
+            r##"<polygon data-mark="{id}" data-point="{p}" points="{},{} {},{} {},{} {},{}" fill="#9467bd" stroke="#ffffff" stroke-width="1"/>"##,
+            x,
+            y - 7,
+            x + 7,
+            y,
+            x,
+            y + 7,
+            x - 7,
+            y
+        ),
+        Shape::Numbered(c) => {
+            let (fill, ink) = if c == Color::Black {
+                ("#111111", "#ffffff")
+            } else {
+                ("#fafafa", "#000000")
+            };
+            format!(
+                r##"<g data-mark="{id}" data-point="{p}" data-number="{n}"><circle cx="{x}" cy="{y}" r="10" fill="{fill}" stroke="#000000" stroke-width="1" opacity="0.85"/><text x="{x}" y="{}" font-size="10" text-anchor="middle" fill="{ink}">{n}</text></g>"##,
+                y + 4
             )
         }
     }

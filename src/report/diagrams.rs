@@ -37,7 +37,8 @@ pub fn title(l: &Look, source: &str) -> String {
         ("", "") => String::new(),
         (b, w) => format!(" · {b} (B) – {w} (W)"),
     };
-    format!("{source}{players} · {}", count_line(l))
+    // A line per part: the count and RE apart, so that each fits the board's width.
+    format!("{source}{players} · {}", count_line(l).replace("; ", " · "))
 }
 
 /// What report.md shows beside its text: the board diagrams by section, and the charts
@@ -98,6 +99,47 @@ pub fn life_diagram(l: &Look) -> Diagram {
             "White's unconditional territory",
             l.territory[1].clone(),
         )
+        .layer(
+            Shape::OwnEye,
+            "own eye of a block alive by mp95 or mpfix, not by Benson",
+            named_eyes(l, |b| b.own_eyes.clone()),
+        )
+        .layer(
+            Shape::SharedEye,
+            "eye it shares with another block",
+            named_eyes(l, |b| {
+                b.shared_eyes
+                    .iter()
+                    .filter(|p| !l.vital_eyes.contains(p))
+                    .copied()
+                    .collect()
+            }),
+        )
+        .layer(
+            Shape::VitalEye,
+            "shared eye mp95 made vital: it counts for each block at it",
+            named_eyes(l, |b| {
+                b.shared_eyes
+                    .iter()
+                    .filter(|p| l.vital_eyes.contains(p))
+                    .copied()
+                    .collect()
+            }),
+        )
+}
+
+/// The eyes `eyes` gives of each block mp95 or mpfix calls alive and Benson does not: the
+/// eyes those verdicts rest on.
+fn named_eyes(l: &Look, eyes: impl Fn(&crate::look::LookBlock) -> Vec<Point>) -> Vec<Point> {
+    let mut v: Vec<Point> = l
+        .blocks
+        .iter()
+        .filter(|b| (b.verdict.mp95 || b.verdict.mpfix) && !b.verdict.benson)
+        .flat_map(eyes)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// The dead stones by the markup and by the estimate: crosses where both agree, circles
@@ -111,7 +153,26 @@ pub fn dead_diagram(l: &Look) -> Diagram {
         ),
         Some(m) => against_diagram(l, m, "the markup"),
     };
-    territory_layers(d, l)
+    finishing_layers(territory_layers(d, l), l)
+}
+
+/// The finishing's stones, numbered in the order played.
+fn finishing_layers(mut d: Diagram, l: &Look) -> Diagram {
+    let Some(f) = &l.finishing else {
+        return d;
+    };
+    for c in [Color::Black, Color::White] {
+        let moves = f
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.0 == c)
+            .map(|(k, m)| (m.1, k + 1))
+            .collect();
+        let whose = if c == Color::Black { "Black" } else { "White" };
+        d = d.numbered(c, format!("{whose}'s finishing moves, in order"), moves);
+    }
+    d
 }
 
 /// Each side's territory in the count (`Look::count`) on the points empty in the diagram.

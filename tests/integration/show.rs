@@ -243,3 +243,37 @@ fn show_writes_an_sgf_a_go_editor_and_the_run_read_back() {
         _ => eprintln!("skipped: sgfmill is not installed (pip install sgfmill)"),
     }
 }
+
+/// A count diagram numbers the finishing moves in the order `show` lists them, marks each
+/// side's territory, and carries the game, the players and the count as text; blocks mp95
+/// calls alive and Benson does not have their shared eyes marked, the vital one apart.
+#[test]
+fn diagrams_show_the_finish_the_territory_and_the_eyes() {
+    let env = TestEnv::new();
+    let record = crate::util::corpus().join("Dosaku/042.sgf");
+    let record = record.to_str().unwrap();
+    let o = env.run(&["show", record, "--out", "d.svg", "--ascii"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let svg = std::fs::read_to_string(env.dir.path().join("d.svg")).unwrap();
+    roxmltree::Document::parse(&svg).unwrap();
+    let listed = text
+        .split("by the estimate: ")
+        .nth(1)
+        .and_then(|t| t.split(" moves (").next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .expect("show lists the finishing moves");
+    let numbered = svg.matches(r#"data-mark="move-"#).count();
+    assert_eq!(numbered, listed, "{text}");
+    // The first move listed is White's at G11 (SGF gi).
+    assert!(text.contains("moves (W G11 "), "{text}");
+    assert!(
+        svg.contains(r#"data-mark="move-w" data-point="gi" data-number="1""#),
+        "{svg}"
+    );
+    assert!(svg.contains(r#"data-mark="territory-w""#));
+    assert!(svg.contains(r#"data-mark="vital-eye""#));
+    assert!(svg.contains(r#"data-mark="shared-eye""#));
+    assert!(svg.contains("Honinbo Dosaku (B) – Sugimura Saburozaemon (W)"));
+    assert!(svg.contains("count with the estimate dead stones, japanese rules"));
+}
