@@ -44,7 +44,8 @@ pub struct Look {
 /// A count as a Go editor marks it.
 #[derive(Clone, Debug)]
 pub struct CountMarks {
-    /// Whose dead stones: the markup's, else the estimate's.
+    /// Whose dead stones: the markup's, else KataGo's where it was asked, else the
+    /// estimate's.
     pub source: score::DeadSource,
     /// Each side's territory on the counted board, the points of the dead stones it takes
     /// included, in point order.
@@ -119,6 +120,17 @@ impl Look {
 /// Looks at game `game` of an SGF file's bytes after `stop` moves (the final position for
 /// `None`, or when the game is shorter).
 pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookError> {
+    look_judged(bytes, game, stop, None)
+}
+
+/// `look`, with KataGo's dead stones of the final position (`engine`): the count takes them
+/// where the record has no markup, as a run's does.
+pub fn look_judged(
+    bytes: &[u8],
+    game: usize,
+    stop: Option<u32>,
+    engine: Option<&[Point]>,
+) -> Result<Look, LookError> {
     let decoded = sgf::decode(bytes).map_err(|e| LookError::Read(e.to_string()))?;
     let loaded = sgf::load(&decoded.text).map_err(|e| LookError::Read(e.to_string()))?;
     let games = loaded.trees.len();
@@ -151,12 +163,16 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
         .then(|| score::markup_dead(&r.board, &r.territory_markup));
     l.dead_estimate = points(&r.board, &estimate);
     l.dead_markup = markup.as_deref().map(|m| points(&r.board, m));
-    let source = if markup.is_some() {
-        score::DeadSource::Markup
-    } else {
-        score::DeadSource::Estimate
+    let katago: Option<Vec<Idx>> = engine.filter(|_| !r.stopped).map(|dead| {
+        dead.iter()
+            .filter_map(|&p| r.board.points().find(|&i| r.board.point(i) == p))
+            .collect()
+    });
+    let (source, dead) = match (markup, katago) {
+        (Some(m), _) => (score::DeadSource::Markup, m),
+        (None, Some(k)) => (score::DeadSource::Katago, k),
+        (None, None) => (score::DeadSource::Estimate, estimate),
     };
-    let dead = markup.unwrap_or(estimate);
     let info = GameInfo::from_main_line(root);
     let rec = RecordInfo::read(&info);
     let counted = r.has_markup || rec.counted();

@@ -7,7 +7,7 @@ use livingblocks::analyze::{analyze_file_judged, engine_queries, EstimateFor, Op
 use livingblocks::app::AppError;
 use livingblocks::engine::Katago;
 use livingblocks::go::Point;
-use livingblocks::look::look;
+use livingblocks::look::look_judged;
 use livingblocks::report::diagrams::{show_diagram, show_text, title as diagram_title};
 use livingblocks::report::sgf::position_sgf;
 use livingblocks::source::{Finder, Root};
@@ -33,7 +33,12 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
             args.game
         ))
     })?;
-    let l = look(&bytes, game, args.moves)
+    let judged = match args.katago.to_spec().map_err(AppError::Config)? {
+        Some(spec) => Some(katago_judgement(&bytes, game, &spec)?),
+        None => None,
+    };
+    let dead = judged.as_ref().and_then(|(_, dead)| dead.as_deref());
+    let l = look_judged(&bytes, game, args.moves, dead)
         .map_err(|e| AppError::Config(format!("{}: {e}", args.file.display())))?;
     let title = format!("{} game {}", args.file.display(), args.game);
     if let Some(out) = &args.out {
@@ -47,18 +52,19 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     if args.ascii || (args.out.is_none() && args.sgf.is_none()) {
         progress::print(&show_text(&l, &title));
     }
-    if let Some(spec) = args.katago.to_spec().map_err(AppError::Config)? {
-        progress::print(&katago_text(&bytes, game, &spec)?);
+    if let Some((text, _)) = &judged {
+        progress::print(text);
     }
     Ok(())
 }
 
-/// What KataGo makes of the final position, as `analyze --katago` writes it in games.csv.
-fn katago_text(
+/// What KataGo makes of the final position, as `analyze --katago` writes it in games.csv,
+/// and its dead stones where it answered.
+fn katago_judgement(
     bytes: &[u8],
     game: usize,
     spec: &livingblocks::engine::KatagoSpec,
-) -> Result<String, AppError> {
+) -> Result<(String, Option<Vec<Point>>), AppError> {
     let cancel = super::stop_on_signals();
     let stopped = || cancel.load(std::sync::atomic::Ordering::SeqCst);
     let mut engine = Katago::start(spec, &stopped)?;
@@ -83,17 +89,17 @@ fn katago_text(
         engine.version, engine.model, spec.visits
     );
     let Some(s) = a.games.get(game).and_then(|g| g.score.as_ref()) else {
-        return Ok(format!("{head}: no final position to judge\n"));
+        return Ok((format!("{head}: no final position to judge\n"), None));
     };
     let (Some(lead), Some(k)) = (s.katago_lead, &s.katago) else {
         let why = a.games[game].detail.clone();
-        return Ok(format!("{head}: no answer ({why})\n"));
+        return Ok((format!("{head}: no answer ({why})\n"), None));
     };
     let komi = a.games[game].record.as_ref().map_or(0.0, |r| r.komi);
     let size = a.games[game].size.unwrap_or(19);
     let dead: Vec<String> = k.dead.iter().map(|&p| go_point(size, p)).collect();
     let margin = |m: Option<f32>| m.map_or("rules unknown".to_string(), |m| format!("{m:+}"));
-    Ok(format!(
+    let text = format!(
         "{head}: Black − White − komi {lead:+.2} (as a count {}); dead: {}; counted with these \
          dead stones after finishing: {}\n",
         livingblocks::score::engine::on_grid(lead, komi),
@@ -103,7 +109,8 @@ fn katago_text(
             dead.join(" ")
         },
         margin(k.margin)
-    ))
+    );
+    Ok((text, Some(k.dead.clone())))
 }
 
 /// A point as Go players name it (`D4`).

@@ -271,6 +271,20 @@ fn show_judges_the_final_position_as_the_run_does() {
     // bc is B7 on a 9×9 board.
     assert_eq!(games["a.sgf"]["dead_katago"], "bc");
     assert!(text.contains("dead: B7;"), "{text}");
+    // The SGF counts with KataGo's dead stones: bc is Black's territory there.
+    let o = env.run(&[
+        "show",
+        "in/a.sgf",
+        "--katago",
+        &fake(""),
+        "--sgf",
+        "a-katago.sgf",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sgf = std::fs::read_to_string(env.dir.path().join("a-katago.sgf")).unwrap();
+    assert!(sgf.contains("count with the katago dead stones"), "{sgf}");
+    let marks = sgf.split(";TB").nth(1).expect("TB on the last node");
+    assert!(marks.split("TW").next().unwrap().contains("[bc]"), "{sgf}");
     let o = env.run(&["show", "in/a.sgf", "--move", "0", "--katago", &fake("")]);
     assert_eq!(o.status.code(), Some(2));
 }
