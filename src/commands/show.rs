@@ -40,6 +40,13 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     let dead = judged.as_ref().and_then(|(_, dead)| dead.as_deref());
     let l = look_judged(&bytes, game, args.moves, dead)
         .map_err(|e| AppError::Config(format!("{}: {e}", args.file.display())))?;
+    if let Some(asked) = args.moves.filter(|&m| m > l.moves) {
+        progress::note(&format!(
+            "{}: the record has {} moves, not {asked}: this is its end",
+            args.file.display(),
+            l.moves
+        ));
+    }
     let title = format!("{} game {}", args.file.display(), args.game);
     if let Some(out) = &args.out {
         std::fs::write(out, show_diagram(&l).svg(&diagram_title(&l, &title)))

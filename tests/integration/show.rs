@@ -277,3 +277,18 @@ fn diagrams_show_the_finish_the_territory_and_the_eyes() {
     assert!(svg.contains("Honinbo Dosaku (B) – Sugimura Saburozaemon (W)"));
     assert!(svg.contains("count with the estimate dead stones, japanese rules"));
 }
+
+/// Asked for a move past the end, `show` draws the end and says so.
+#[test]
+fn a_move_past_the_end_is_named() {
+    let env = TestEnv::new();
+    env.write("corner.sgf", CORNER);
+    let o = env.run(&["show", "in/corner.sgf", "--move", "999"]);
+    assert!(o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("the record has 2 moves, not 999: this is its end"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("move 2, the end of the record"));
+}
