@@ -171,6 +171,8 @@ pub fn analyze(
 ) -> Result<RunReport, AppError> {
     let start = Instant::now();
     let mut inputs = source::collect(&config.roots).map_err(AppError::Config)?;
+    // The whole list, before any split: shards of one run name the same inputs alike.
+    let input_set = crate::sink::manifest::input_set(inputs.iter().map(|i| i.name));
     if let Some(shard) = config.shard {
         inputs.retain(|name| shard.holds(name));
     }
@@ -250,6 +252,7 @@ pub fn analyze(
             ("estimate", config.options.estimate.name().to_string()),
             ("paths", config.paths_given.clone()),
             ("files_from", config.files_from.clone().unwrap_or_default()),
+            ("input_set", input_set),
             ("katago_version", engine_entry(|e| e.version.clone())),
             ("katago_model", engine_entry(|e| e.model.clone())),
             ("katago_visits", engine_entry(|e| e.visits.to_string())),

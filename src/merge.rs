@@ -13,6 +13,7 @@ use crate::app::{AppError, RunReport};
 use crate::duplicates::Duplicates;
 use crate::go::GameKey;
 use crate::sink::manifest::MUST_AGREE;
+use crate::sink::stage::Digesting;
 use crate::sink::{stage, tables, Manifest, OutputLock, RunStats, Stage, Table};
 use crate::source::Shard;
 
@@ -52,7 +53,14 @@ pub fn merge(
         let path = staged.path().join(name);
         let mut table = Table::create(&path, &columns).map_err(write_err)?;
         let mut copies = (name == "games.csv").then(|| Copies::of(&columns));
-        merge_table(shards, name, &columns, &mut table, copies.as_mut())?;
+        merge_table(
+            shards,
+            &manifests,
+            name,
+            &columns,
+            &mut table,
+            copies.as_mut(),
+        )?;
         table.finish().map_err(write_err)?;
         let signal = cancel.load(Ordering::SeqCst);
         if signal != 0 {
@@ -115,6 +123,17 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
         }
         if let Some(first) = manifests.first() {
             let first: &Manifest = first;
+            if first.get("input_set") != m.get("input_set") {
+                return Err(bad(format!(
+                    "{}: its inputs are not {}'s ({} against {} inputs and name hash): shards \
+                     of different runs, or inputs named differently (a folder given relative \
+                     in one shard and absolute in another)",
+                    dir.display(),
+                    shards[0].display(),
+                    m.get("input_set").unwrap_or("none"),
+                    first.get("input_set").unwrap_or("none")
+                )));
+            }
             for key in MUST_AGREE {
                 let agree = match *key {
                     "paths" => same_paths(first.get(key), m.get(key)),
@@ -178,6 +197,7 @@ fn input_key(file: &[u8]) -> &[u8] {
 /// column) comes first, and copies all of that input's rows.
 fn merge_table(
     shards: &[PathBuf],
+    manifests: &[Manifest],
     name: &str,
     columns: &[&str],
     out: &mut Table,
@@ -186,9 +206,13 @@ fn merge_table(
     let read_err = |p: &Path, e: csv::Error| AppError::Output(format!("{}: {e}", p.display()));
     let mut readers = Vec::new();
     let mut heads: Vec<Option<csv::ByteRecord>> = Vec::new();
-    for dir in shards {
+    let mut holders = Vec::new();
+    for (dir, m) in shards.iter().zip(manifests) {
         let path = dir.join(name);
-        let mut r = csv::Reader::from_path(&path).map_err(|e| read_err(&path, e))?;
+        let file = std::fs::File::open(&path)
+            .map_err(|e| AppError::Output(format!("{}: {e}", path.display())))?;
+        let mut r = csv::Reader::from_reader(Digesting::new(std::io::BufReader::new(file)));
+        holders.push(m.get("shard").and_then(|s| s.parse::<Shard>().ok()));
         let header: Vec<&[u8]> = r
             .byte_headers()
             .map_err(|e| read_err(&path, e))?
@@ -217,9 +241,19 @@ fn merge_table(
                     .cmp(input_key(&heads[b].as_ref().unwrap()[0]))
             })
         else {
-            return Ok(());
+            break;
         };
         let key = input_key(&heads[i].as_ref().unwrap()[0]).to_vec();
+        // An input another shard of the split holds: the shards do not partition one list.
+        let input = String::from_utf8_lossy(&key);
+        if let Some(shard) = holders[i].filter(|s| !s.holds(&input)) {
+            return Err(AppError::Config(format!(
+                "{}: shard {shard} has rows of {input}, which is not its input: shards of \
+                 different runs, or inputs named differently (a folder given relative in one \
+                 shard and absolute in another)",
+                shards[i].display()
+            )));
+        }
         while let Some(rec) = heads[i].take() {
             if input_key(&rec[0]) != &key[..] {
                 heads[i] = Some(rec);
@@ -239,6 +273,28 @@ fn merge_table(
             }
         }
     }
+    // What was read must be what each shard's manifest recorded: a shard run again while
+    // this merge read it is refused, not mixed in.
+    for ((path, r), m) in readers.into_iter().zip(manifests) {
+        let (size, sum) = r.into_inner().finish();
+        let expected = m
+            .files()
+            .into_iter()
+            .find(|(f, _)| f == name)
+            .map(|(_, v)| v);
+        if expected.as_deref() != Some(format!("{size} {sum}").as_str()) {
+            return Err(AppError::Config(format!(
+                "{}: changed while merge read it ({size} bytes read; its manifest.tsv says {}): \
+                 merge again once the shard is complete",
+                path.display(),
+                expected
+                    .as_deref()
+                    .and_then(|e| e.split(' ').next())
+                    .unwrap_or("nothing")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// games.csv's duplicate columns, named again in merged order: the first copy of a game may
@@ -315,6 +371,90 @@ mod tests {
         assert!(same_paths(Some("a b"), Some("a/ ./b")));
         assert!(!same_paths(Some("src"), Some("tests")));
         assert!(!same_paths(Some("src"), Some("src tests")));
+    }
+
+    /// Writes chains.csv with `rows` (a `file` each) into `dir`, and a manifest that says
+    /// `recorded` is its content and `shard` its shard.
+    fn shard_table(dir: &Path, shard: &str, rows: &[&str], recorded: &str) -> Manifest {
+        let columns = crate::sink::CHAIN_COLUMNS;
+        let mut text = columns.join(",") + "\n";
+        for r in rows {
+            text += &format!("{r},0,B,aa,1,w0,1,1,1\n");
+        }
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("chains.csv"), &text).unwrap();
+        let mut d = Digesting::new(recorded.as_bytes());
+        std::io::copy(&mut d, &mut std::io::sink()).unwrap();
+        let (size, sum) = d.finish();
+        let mut m = Manifest::default();
+        m.entries.insert("shard".into(), shard.into());
+        m.entries
+            .insert("file:chains.csv".into(), format!("{size} {sum}"));
+        m
+    }
+
+    fn names_of(k: u32) -> Vec<String> {
+        let shard = Shard { k, n: 2 };
+        (0..50)
+            .map(|i| format!("g{i}.sgf"))
+            .filter(|n| shard.holds(n))
+            .take(2)
+            .collect()
+    }
+
+    /// merge holds what it reads against each shard's manifest and each row's input against
+    /// the shard that holds it.
+    #[test]
+    fn a_table_that_changed_or_holds_another_shards_inputs_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (names_of(0), names_of(1));
+        let table = |rows: &[&String]| {
+            let mut t = crate::sink::CHAIN_COLUMNS.join(",") + "\n";
+            for r in rows {
+                t += &format!("{r},0,B,aa,1,w0,1,1,1\n");
+            }
+            t
+        };
+        let dirs = [tmp.path().join("s0"), tmp.path().join("s1")];
+        let run = |manifests: &[Manifest]| {
+            let out = tmp.path().join("out.csv");
+            let mut t = Table::create(&out, crate::sink::CHAIN_COLUMNS).unwrap();
+            merge_table(
+                &dirs,
+                manifests,
+                "chains.csv",
+                crate::sink::CHAIN_COLUMNS,
+                &mut t,
+                None,
+            )
+        };
+        let rows_a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let rows_b: Vec<&str> = b.iter().map(String::as_str).collect();
+        let m0 = shard_table(
+            &dirs[0],
+            "0/2",
+            &rows_a,
+            &table(&a.iter().collect::<Vec<_>>()),
+        );
+        let m1 = shard_table(
+            &dirs[1],
+            "1/2",
+            &rows_b,
+            &table(&b.iter().collect::<Vec<_>>()),
+        );
+        assert_eq!(
+            run(&[m0.clone(), m1.clone()]).map_err(|e| e.to_string()),
+            Ok(())
+        );
+        // Shard 1 written again after its manifest: what merge reads is not what it says.
+        let m1_old = shard_table(&dirs[1], "1/2", &rows_b[..1], &table(&[&b[0], &b[1]]));
+        let e = run(&[m0.clone(), m1_old]).unwrap_err().to_string();
+        assert!(e.contains("changed while merge read it"), "{e}");
+        // Shard 1 holding one of shard 0's inputs.
+        let mixed = [b[0].as_str(), a[1].as_str()];
+        let m1 = shard_table(&dirs[1], "1/2", &mixed, &table(&[&b[0], &a[1]]));
+        let e = run(&[m0, m1]).unwrap_err().to_string();
+        assert!(e.contains("which is not its input"), "{e}");
     }
 
     #[test]

@@ -53,7 +53,8 @@ pub fn markdown(t: &Tally, figures: &Figures, manifest: Option<&Manifest>) -> St
             w,
             "\nNo board diagrams of games: they are drawn from the records themselves, read \
              again from the inputs `manifest.tsv` names, and none of those is readable from \
-             here (run `livingblocks report DIR` where the inputs are)."
+             here (run `livingblocks report DIR` where the inputs are; a `--files-from` list \
+             read from standard input or a pipe cannot be read again)."
         );
     }
     if !figures.missing.is_empty() {

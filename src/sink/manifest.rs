@@ -21,10 +21,27 @@ pub const MUST_AGREE: &[&str] = &[
     "estimate",
     "paths",
     "files_from",
+    "input_set",
     "katago_version",
     "katago_model",
     "katago_visits",
 ];
+
+/// The `input_set` entry: how many inputs a run was given (before any split into shards) and
+/// a hash of their names in order, so that `merge` can tell shards that split one list from
+/// shards that name their inputs differently.
+pub fn input_set(names: impl Iterator<Item = impl AsRef<str>>) -> String {
+    let mut h = crate::go::random::Fnv1a::new();
+    let mut n = 0u64;
+    for name in names {
+        n += 1;
+        for &b in name.as_ref().as_bytes() {
+            h.write_u8(b);
+        }
+        h.write_u8(b'\n');
+    }
+    format!("{n} {:016x}", h.finish())
+}
 
 /// The manifest as ordered key → value pairs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -88,7 +105,8 @@ impl Manifest {
 
     /// The places the run read, as `analyze` was given them: the PATHs (split at spaces,
     /// so a PATH with a space in it is tried whole as well) and the `--files-from` list when
-    /// it is a file that is still there.
+    /// it is a file that is still there. A list that was a stream (standard input, a pipe,
+    /// `/dev/stdin`) is gone: it is not read again.
     pub fn roots(&self) -> Vec<Root> {
         let mut roots = Vec::new();
         if let Some(paths) = self.get("paths").filter(|p| !p.is_empty()) {
@@ -101,6 +119,7 @@ impl Manifest {
         if let Some(list) = self
             .get("files_from")
             .filter(|l| !l.is_empty() && *l != "-")
+            .filter(|l| std::fs::metadata(l).is_ok_and(|m| m.is_file()))
         {
             roots.push(Root::List {
                 from: list.to_string(),

@@ -256,24 +256,47 @@ fn relative_files(dir: &Path) -> io::Result<Vec<String>> {
 
 /// A file's size and SHA-256, as `sha256sum` prints it.
 fn digest(path: &Path) -> io::Result<(u64, String)> {
-    let mut f = std::fs::File::open(path)?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    let mut size = 0u64;
-    loop {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            break;
+    let mut r = Digesting::new(std::fs::File::open(path)?);
+    io::copy(&mut r, &mut io::sink())?;
+    Ok(r.finish())
+}
+
+/// A reader that takes the size and SHA-256 of what passes through it, so that what a
+/// command reads can be held against a manifest's `SIZE SHA256` as it is read, not before.
+pub struct Digesting<R> {
+    inner: R,
+    hash: Sha256,
+    size: u64,
+}
+
+impl<R: Read> Digesting<R> {
+    pub fn new(inner: R) -> Digesting<R> {
+        Digesting {
+            inner,
+            hash: Sha256::new(),
+            size: 0,
         }
-        size += n as u64;
-        h.update(&buf[..n]);
     }
-    let hex = h
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<String>();
-    Ok((size, hex))
+
+    /// The size and the hex SHA-256 of the bytes read so far.
+    pub fn finish(self) -> (u64, String) {
+        let hex = self
+            .hash
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>();
+        (self.size, hex)
+    }
+}
+
+impl<R: Read> Read for Digesting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash.update(&buf[..n]);
+        self.size += n as u64;
+        Ok(n)
+    }
 }
 
 /// Checks, before any work, that the outputs can go into `dir`: no output's name is taken

@@ -682,3 +682,44 @@ fn duplicates_are_found_rotated_cut_short_and_across_shards() {
     assert_eq!(env.output("m", "games.csv"), all);
     assert_eq!(env.output("m", "report.md"), report);
 }
+
+/// Shards whose inputs are named differently (two folders, given relative to one shard and
+/// absolute to the other) do not split one list: merge refuses them instead of mixing
+/// names and dropping or doubling inputs.
+#[test]
+fn merge_refuses_shards_that_name_their_inputs_differently() {
+    let env = TestEnv::new();
+    for (i, dir) in ["a", "b"].iter().enumerate() {
+        for k in 0..6 {
+            env.write(
+                &format!("{dir}/{k}.sgf"),
+                format!(
+                    "(;SZ[9];B[{}{}])",
+                    (b'a' + k) as char,
+                    (b'a' + i as u8) as char
+                ),
+            );
+        }
+    }
+    let abs = |d: &str| env.input().join(d).to_str().unwrap().to_string();
+    let (a, b) = (abs("a"), abs("b"));
+    let o = env.run(&[
+        "analyze", "in/a", "in/b", "--shard", "0/2", "--out", "s0", "-q",
+    ]);
+    assert!(o.status.success());
+    let o = env.run(&["analyze", &a, &b, "--shard", "1/2", "--out", "s1", "-q"]);
+    assert!(o.status.success());
+    let o = env.run(&["merge", "s0", "s1", "--out", "m"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("inputs named differently"), "{stderr}");
+    assert!(!env.dir.path().join("m/games.csv").exists());
+    // Spelled alike, the same folders merge.
+    let o = env.run(&[
+        "analyze", "in/a", "in/b", "--shard", "1/2", "--out", "s1b", "-q",
+    ]);
+    assert!(o.status.success());
+    let o = env.run(&["merge", "s0", "s1b", "--out", "m2", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&env.output("m2", "games.csv")).len(), 12);
+}

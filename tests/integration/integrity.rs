@@ -348,3 +348,52 @@ fn threads_beyond_the_cores_are_not_started() {
     }
     assert!(stderr.contains(&format!("{cores} threads")), "{stderr}");
 }
+
+/// A `--files-from` list read from standard input is gone after the run: `report` does not
+/// read standard input again (it would hang, or eat what is piped to it), and says that it
+/// draws no game from it.
+#[test]
+fn report_does_not_read_a_list_that_was_standard_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let env = TestEnv::new();
+    env.write("a.sgf", "(;SZ[9]KM[0]RE[B+R];B[ee];W[ce];B[dd])");
+    let mut run = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args([
+            "analyze",
+            "--files-from",
+            "/dev/stdin",
+            "--out",
+            "out",
+            "-q",
+        ])
+        .current_dir(env.dir.path())
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    run.stdin.take().unwrap().write_all(b"in/a.sgf\n").unwrap();
+    assert!(run.wait().unwrap().success());
+    // Standard input stays open and holds data: a report that read it would wait for ever.
+    let mut report = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["report", "out", "-q"])
+        .current_dir(env.dir.path())
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = report.stdin.take().unwrap();
+    stdin.write_all(b"in/a.sgf\n").unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = report.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = report.kill();
+            panic!("report read standard input");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    drop(stdin);
+    assert!(status.success());
+    assert_eq!(env.output("out", "games.csv").lines().count(), 2);
+}
