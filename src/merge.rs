@@ -233,16 +233,16 @@ fn merge_table(
         readers.push((path, r));
     }
     let write_err = |e: std::io::Error| AppError::Output(e.to_string());
-    loop {
-        let Some(i) = (0..heads.len())
+    // The shard whose next input comes first, while any has rows left.
+    let next = |heads: &[Option<csv::ByteRecord>]| {
+        (0..heads.len())
             .filter(|&i| heads[i].is_some())
             .min_by(|&a, &b| {
                 input_key(&heads[a].as_ref().unwrap()[0])
                     .cmp(input_key(&heads[b].as_ref().unwrap()[0]))
             })
-        else {
-            break;
-        };
+    };
+    while let Some(i) = next(&heads) {
         let key = input_key(&heads[i].as_ref().unwrap()[0]).to_vec();
         // An input another shard of the split holds: the shards do not partition one list.
         let input = String::from_utf8_lossy(&key);
