@@ -32,6 +32,12 @@ pub fn stop_on_signals() -> Arc<AtomicI32> {
     if let Ok(mut signals) = signal_hook::iterator::Signals::new(STOPPING) {
         std::thread::spawn(move || {
             for signal in signals.forever() {
+                // Still listing the inputs: nothing written yet, nothing to put back.
+                if livingblocks::source::walk::LISTING.load(Ordering::SeqCst) {
+                    let stopped = livingblocks::app::AppError::Interrupted(signal);
+                    crate::progress::note(&stopped.to_string());
+                    std::process::exit(i32::from(exit::interrupted(signal)));
+                }
                 if flag
                     .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
                     .is_err()

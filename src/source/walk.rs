@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use walkdir::WalkDir;
 
@@ -36,8 +37,16 @@ impl Root {
 /// entries together), each name starts with its PATH as given, so `A/x` and `B/x` stay
 /// apart. A path given twice, or a file under two PATHs, is read once.
 pub fn collect(roots: &[Root]) -> Result<Inputs, String> {
-    collect_from(roots, false)
+    LISTING.store(true, Ordering::SeqCst);
+    let inputs = collect_from(roots, false);
+    LISTING.store(false, Ordering::SeqCst);
+    inputs
 }
+
+/// Set while `collect` gathers a run's inputs: the run has written nothing yet, so a signal
+/// that asks it to stop may end it at once, even while it waits on a `--files-from` list
+/// that a pipe has not finished writing.
+pub static LISTING: AtomicBool = AtomicBool::new(false);
 
 /// `collect`, leaving out roots that are not there (to find a run's inputs again later).
 pub fn collect_existing(roots: &[Root]) -> Inputs {

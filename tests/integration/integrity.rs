@@ -397,3 +397,44 @@ fn report_does_not_read_a_list_that_was_standard_input() {
     assert!(status.success());
     assert_eq!(env.output("out", "games.csv").lines().count(), 2);
 }
+
+/// SIGTERM while a `--files-from -` list is still being written ends the run at once
+/// (143, nothing written), instead of waiting for the list to end.
+#[test]
+fn sigterm_while_the_list_is_read_ends_the_run() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let env = TestEnv::new();
+    env.write("a.sgf", "(;SZ[9];B[ee])");
+    let mut run = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", "--files-from", "-", "--out", "out", "-q"])
+        .current_dir(env.dir.path())
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut list = run.stdin.take().unwrap();
+    list.write_all(b"in/a.sgf\n").unwrap();
+    list.flush().unwrap();
+    // The list stays open: the run is reading it.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = run.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = run.kill();
+            panic!("SIGTERM waited for the list to end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    drop(list);
+    assert_eq!(status.code(), Some(143));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut run.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("stopped by SIGTERM"), "{stderr}");
+    assert!(!env.dir.path().join("out/games.csv").exists());
+}
