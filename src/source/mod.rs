@@ -26,14 +26,30 @@ pub enum Unit<'a> {
     Member(Member),
 }
 
+/// Plain files larger than this are read a game tree at a time, as compressed collections
+/// are: parsed whole, a collection of many small trees takes about 2 KB a tree.
+pub const STREAM_ABOVE: u64 = 64 << 10;
+
+/// Whether a plain file is read a game tree at a time: larger than `STREAM_ABOVE`, and not
+/// past the cap (a file past it is one `too_large` row, unread).
+fn streams(input: &Input, cap: u64) -> bool {
+    input.kind == InputKind::File
+        && std::fs::metadata(&input.path).is_ok_and(|m| m.len() > STREAM_ABOVE && m.len() <= cap)
+}
+
 /// Calls `each` with what `input` gives to analyse: the input itself, or every member of the
-/// container it is; stops at the first error `each` returns.
+/// container it is (a large plain file's game trees count as members); stops at the first
+/// error `each` returns.
 pub fn for_each_unit<E>(
     input: &Input,
     cap: u64,
     each: &mut dyn FnMut(Unit<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
     match container_of(&input.name).filter(|_| input.kind == InputKind::File) {
+        None if streams(input, cap) => {
+            let plain = Container::Stream(Compression::None);
+            for_each_member(input, plain, cap, &mut |m| each(Unit::Member(m)))
+        }
         None => each(Unit::File(input)),
         Some(container) => for_each_member(input, container, cap, &mut |m| each(Unit::Member(m))),
     }
