@@ -26,6 +26,18 @@ pub fn remove_held() {
     }
 }
 
+/// Attempts at a lock whose file was replaced under it, before giving up.
+const LOCK_TRIES: usize = 100;
+
+/// Whether `file` is the file at `path` now (not one removed since it was opened).
+fn is_current(path: &Path, file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(path), file.metadata()) {
+        (Ok(p), Ok(f)) => p.dev() == f.dev() && p.ino() == f.ino(),
+        _ => false,
+    }
+}
+
 /// The tables and the manifest, whose temporary files (`NAME.XXXXXX.tmp`) are this tool's.
 const OWN: [&str; 5] = [
     "games.csv",
@@ -48,23 +60,38 @@ impl OutputLock {
         // Held while the file is made, so that a second signal meanwhile waits and then
         // finds it.
         let mut held = held();
-        let file =
-            File::create(&path).map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
-        match fs4::FileExt::try_lock(&file) {
-            Ok(()) => {
-                held.push(path.clone());
-                Ok(OutputLock {
-                    path,
-                    file: Some(file),
-                })
+        // A run that leaves removes its lock file while it holds it. A run that opened the
+        // file just before may lock it just after: a file no longer in the folder, which
+        // locks nothing. So the lock taken must be on the file the folder holds now, else it
+        // is taken again on the new one.
+        for _ in 0..LOCK_TRIES {
+            let file =
+                File::create(&path).map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
+            match fs4::FileExt::try_lock(&file) {
+                Ok(()) if is_current(&path, &file) => {
+                    held.push(path.clone());
+                    return Ok(OutputLock {
+                        path,
+                        file: Some(file),
+                    });
+                }
+                Ok(()) => continue,
+                Err(fs4::TryLockError::WouldBlock) => {
+                    return Err(format!(
+                        "{}: another livingblocks run is writing into this folder; wait for \
+                         it, or give another --out",
+                        dir.display()
+                    ))
+                }
+                Err(fs4::TryLockError::Error(e)) => {
+                    return Err(format!("{}: cannot lock: {e}", dir.display()))
+                }
             }
-            Err(fs4::TryLockError::WouldBlock) => Err(format!(
-                "{}: another livingblocks run is writing into this folder; wait for it, or \
-                 give another --out",
-                dir.display()
-            )),
-            Err(fs4::TryLockError::Error(e)) => Err(format!("{}: cannot lock: {e}", dir.display())),
         }
+        Err(format!(
+            "{}: the lock file keeps being replaced: other runs start and end here",
+            dir.display()
+        ))
     }
 
     /// Removes the temporary tables and stage folders a killed run left in the folder, and
@@ -122,6 +149,25 @@ mod tests {
         drop(first);
         assert!(!dir.path().join(LOCK_FILE).exists());
         assert!(OutputLock::acquire(dir.path()).is_ok());
+    }
+
+    /// A run that opened the lock file just before the holder left, and locks it just
+    /// after, holds a removed file: it must not count as the folder's lock, beside the run
+    /// that made the new one.
+    #[test]
+    fn a_lock_on_a_removed_lock_file_is_no_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(LOCK_FILE);
+        let first = OutputLock::acquire(dir.path()).unwrap();
+        let late = File::options().write(true).open(&path).unwrap();
+        drop(first);
+        let third = OutputLock::acquire(dir.path()).unwrap();
+        // The late run's lock call succeeds on the removed file's own lock...
+        assert!(fs4::FileExt::try_lock(&late).is_ok());
+        // ...which is not the folder's: it must take the lock again, and is refused.
+        assert!(!is_current(&path, &late));
+        assert!(is_current(&path, third.file.as_ref().unwrap()));
+        assert!(OutputLock::acquire(dir.path()).is_err_and(|e| e.contains("another")));
     }
 
     #[test]
