@@ -268,6 +268,7 @@ pub fn analyze(
         &tally,
         Some(&manifest),
         Some(&finder),
+        None,
         config.diagrams,
     )?;
     let paths = commit(staged, manifest, false, cancel)?;

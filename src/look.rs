@@ -3,7 +3,7 @@
 //! territory, the markup's and the estimate's dead stones), kept per stone instead of summed
 //! into rows. Pure, like `analyze`: bytes in, a position out.
 
-use crate::go::{replay_until, Board, Cell, Color, Idx, Point};
+use crate::go::{replay_until, Board, Cell, Color, GameKey, Idx, Point};
 use crate::life::{
     analyze_life, benson, mp95_traced, BlockVerdict, ColourNet, Life, Mp95Event, Net, Regions,
 };
@@ -39,6 +39,8 @@ pub struct Look {
     /// The count of the end of the record with the best dead stones, after the finishing
     /// where there is one; `None` before the end.
     pub count: Option<CountMarks>,
+    /// The whole record's key (games.csv `game_key`), to tell it is the record a run read.
+    pub key: Option<GameKey>,
 }
 
 /// A count as a Go editor marks it.
@@ -215,6 +217,10 @@ pub fn look_judged(
         margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
         margin_other_start: other.under(rec.rules),
     });
+    l.key = (r.illegal.is_none())
+        .then(|| crate::go::move_list(root))
+        .flatten()
+        .and_then(|list| GameKey::of(r.board.size(), &list));
     l.at_end = !r.stopped;
     l.moves = r.moves;
     l.last_stone = r.last_stone;
@@ -289,6 +295,7 @@ impl Look {
             dead_estimate: Vec::new(),
             finishing: None,
             count: None,
+            key: None,
         }
     }
 }

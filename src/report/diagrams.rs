@@ -14,6 +14,10 @@ use crate::life::{analyze_life, Net};
 use crate::look::{look, Look};
 use crate::source::Finder;
 
+/// Each game's `game_key` by `file` and `game`, as games.csv has them: what a record read
+/// again must match to be drawn.
+pub type Keys = std::collections::HashMap<(String, String), String>;
+
 /// One diagram of the report: its file under `plots/boards/` and what it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Figure {
@@ -415,7 +419,7 @@ fn dead_figures(
 
 /// The report's diagrams: the paper's examples, and for each list the first `n` games
 /// (the largest disagreements first for the dead stones).
-pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
+pub fn figures(t: &Tally, finder: Option<&Finder>, keys: Option<&Keys>, n: usize) -> Figures {
     let mut f = Figures {
         paper: paper_figures(),
         ..Figures::default()
@@ -433,6 +437,17 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, n: usize) -> Figures {
         let found = finder
             .game(file, g)
             .and_then(|(bytes, k)| look(&bytes, k, None).ok());
+        // A record found under the name, but not the one the run read (another folder's,
+        // or changed since): no diagram of it.
+        let expected = keys.and_then(|k| k.get(&(file.to_string(), game.to_string())));
+        let other = found.as_ref().zip(expected).is_some_and(|(l, want)| {
+            !want.is_empty() && l.key.map(|k| format!("{:016x}", k.whole)).as_ref() != Some(want)
+        });
+        if other {
+            f.missing
+                .push(format!("{file} (game {game}: not the record the run read)"));
+            return None;
+        }
         if found.is_none() {
             f.missing.push(format!("{file} (game {game})"));
         }

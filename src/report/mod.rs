@@ -53,7 +53,26 @@ pub fn write_from_tables(
 ) -> Result<(), ReportError> {
     let t = Tally::read(tables)?;
     let finder = Finder::new(&manifest.roots(), manifest.max_file_size());
-    write(stage, &t, Some(manifest), Some(&finder), diagrams)
+    // Only the games a diagram may be drawn of: a key per game of the corpus is not needed.
+    let mut wanted = std::collections::HashSet::new();
+    let mut want = |file: &str, game: &str| {
+        wanted.insert((file.to_string(), game.to_string()));
+    };
+    t.not_benson.iter().for_each(|b| want(&b.file, &b.game));
+    for d in t.dead.differing.iter().chain(&t.dead_katago.differing) {
+        want(&d.file, &d.game);
+    }
+    t.contradicted.iter().for_each(|c| want(&c.file, &c.game));
+    t.suspicious.iter().for_each(|s| want(&s.file, &s.game));
+    let keys = read::game_keys(tables, &wanted)?;
+    write(
+        stage,
+        &t,
+        Some(manifest),
+        Some(&finder),
+        Some(&keys),
+        diagrams,
+    )
 }
 
 /// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` (a run's stage
@@ -64,6 +83,7 @@ pub fn write(
     t: &Tally,
     manifest: Option<&Manifest>,
     finder: Option<&Finder>,
+    keys: Option<&diagrams::Keys>,
     diagrams: usize,
 ) -> Result<(), ReportError> {
     let wrote =
@@ -78,7 +98,7 @@ pub fn write(
         drawn.push(name);
     }
     std::fs::create_dir_all(&boards).map_err(|e| wrote(&boards, &e))?;
-    let mut figures = diagrams::figures(t, finder, diagrams);
+    let mut figures = diagrams::figures(t, finder, keys, diagrams);
     figures.charts = drawn;
     for f in figures.all() {
         let p = boards.join(&f.file);

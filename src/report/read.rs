@@ -372,6 +372,24 @@ impl BigEyeCols {
     }
 }
 
+/// games.csv's `game_key` of the games `wanted` names, by `file` and `game`.
+pub(super) fn game_keys(
+    dir: &Path,
+    wanted: &std::collections::HashSet<(String, String)>,
+) -> Result<super::diagrams::Keys, ReportError> {
+    let (mut r, c) = open(dir, "games.csv")?;
+    let [file, game, key] = c.cols(["file", "game", "game_key"])?;
+    let mut keys = super::diagrams::Keys::new();
+    let mut row = csv::StringRecord::new();
+    while next_row(&mut r, &mut row, dir, "games.csv")? {
+        let id = (file.text(&row), game.text(&row));
+        if wanted.contains(&id) {
+            keys.insert(id, key.text(&row));
+        }
+    }
+    Ok(keys)
+}
+
 impl Tally {
     /// The tally of the tables in `dir`.
     pub fn read(dir: &Path) -> Result<Tally, ReportError> {

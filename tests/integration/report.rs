@@ -110,3 +110,47 @@ fn report_refuses_blocks_of_games_games_csv_lacks() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not in games.csv"), "{err}");
 }
+
+/// `report` from another folder finds the manifest's relative inputs there: records of the
+/// same names, but not those the run read. It draws none of them, and says so.
+#[test]
+fn report_elsewhere_draws_no_other_records_of_the_same_name() {
+    let env = TestEnv::new();
+    let corpus = crate::util::corpus();
+    let read = |p: &str| std::fs::read(corpus.join(p)).unwrap();
+    env.write("g.sgf", read("Dosaku/042.sgf"));
+    let o = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    assert!(o.status.success());
+    assert!(env
+        .dir
+        .path()
+        .join("out/plots/boards/not-benson-1.svg")
+        .exists());
+    let elsewhere = env.dir.path().join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("in")).unwrap();
+    std::fs::write(elsewhere.join("in/g.sgf"), read("Honinbo_Chihaku/1.sgf")).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["report", "../out", "-q"])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = env.output("out", "report.md");
+    assert!(
+        report.contains("g.sgf (game 0: not the record the run read)"),
+        "{report}"
+    );
+    assert!(!env
+        .dir
+        .path()
+        .join("out/plots/boards/not-benson-1.svg")
+        .exists());
+    // From the run's own folder, the same record is drawn again.
+    let o = env.run(&["report", "out", "-q"]);
+    assert!(o.status.success());
+    assert!(env
+        .dir
+        .path()
+        .join("out/plots/boards/not-benson-1.svg")
+        .exists());
+}
