@@ -165,11 +165,9 @@ pub fn look_judged(
         .then(|| score::markup_dead(&r.board, &r.territory_markup));
     l.dead_estimate = points(&r.board, &estimate);
     l.dead_markup = markup.as_deref().map(|m| points(&r.board, m));
-    let katago: Option<Vec<Idx>> = engine.filter(|_| !r.stopped).map(|dead| {
-        dead.iter()
-            .filter_map(|&p| r.board.points().find(|&i| r.board.point(i) == p))
-            .collect()
-    });
+    let katago: Option<Vec<Idx>> = engine
+        .filter(|_| !r.stopped)
+        .map(|dead| dead.iter().filter_map(|&p| r.board.idx(p)).collect());
     let (source, dead) = match (markup, katago) {
         (Some(m), _) => (score::DeadSource::Markup, m),
         (None, Some(k)) => (score::DeadSource::Katago, k),

@@ -382,17 +382,7 @@ fn report_does_not_read_a_list_that_was_standard_input() {
         .unwrap();
     let mut stdin = report.stdin.take().unwrap();
     stdin.write_all(b"in/a.sgf\n").unwrap();
-    let start = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = report.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > std::time::Duration::from_secs(60) {
-            let _ = report.kill();
-            panic!("report read standard input");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = exit_within(&mut report, 60, "report read standard input");
     drop(stdin);
     assert!(status.success());
     assert_eq!(env.output("out", "games.csv").lines().count(), 2);
@@ -420,17 +410,7 @@ fn sigterm_while_the_list_is_read_ends_the_run() {
     std::thread::sleep(std::time::Duration::from_millis(500));
     // SAFETY: a plain kill(2) of our own child.
     unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
-    let start = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = run.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > std::time::Duration::from_secs(30) {
-            let _ = run.kill();
-            panic!("SIGTERM waited for the list to end");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let status = exit_within(&mut run, 30, "SIGTERM waited for the list to end");
     drop(list);
     assert_eq!(status.code(), Some(143));
     let mut stderr = String::new();
@@ -478,4 +458,20 @@ fn a_plain_collection_of_many_trees_is_streamed() {
             ("few.sgf.gz", "2")
         ]
     );
+}
+
+/// The child's exit status, once it ends within `secs`; killed, and the test failed with
+/// `why`, if it does not.
+fn exit_within(child: &mut std::process::Child, secs: u64, why: &str) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            panic!("{why}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }

@@ -119,13 +119,15 @@ fn report_elsewhere_draws_no_other_records_of_the_same_name() {
     let corpus = crate::util::corpus();
     let read = |p: &str| std::fs::read(corpus.join(p)).unwrap();
     env.write("g.sgf", read("Dosaku/042.sgf"));
+    let drawn = || {
+        env.dir
+            .path()
+            .join("out/plots/boards/not-benson-1.svg")
+            .exists()
+    };
     let o = env.run(&["analyze", "in", "--out", "out", "-q"]);
     assert!(o.status.success());
-    assert!(env
-        .dir
-        .path()
-        .join("out/plots/boards/not-benson-1.svg")
-        .exists());
+    assert!(drawn());
     let elsewhere = env.dir.path().join("elsewhere");
     std::fs::create_dir_all(elsewhere.join("in")).unwrap();
     std::fs::write(elsewhere.join("in/g.sgf"), read("Honinbo_Chihaku/1.sgf")).unwrap();
@@ -140,17 +142,9 @@ fn report_elsewhere_draws_no_other_records_of_the_same_name() {
         report.contains("g.sgf (game 0: not the record the run read)"),
         "{report}"
     );
-    assert!(!env
-        .dir
-        .path()
-        .join("out/plots/boards/not-benson-1.svg")
-        .exists());
+    assert!(!drawn());
     // From the run's own folder, the same record is drawn again.
     let o = env.run(&["report", "out", "-q"]);
     assert!(o.status.success());
-    assert!(env
-        .dir
-        .path()
-        .join("out/plots/boards/not-benson-1.svg")
-        .exists());
+    assert!(drawn());
 }
