@@ -12,7 +12,7 @@ use crate::engine::{EngineError, Katago, KatagoSpec};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
 use crate::score::engine::{EngineAnswer, EngineQuery};
-use crate::sink::{stage, CommitError, Manifest, OutputLock, Outputs, RunStats, Stage};
+use crate::sink::{stage, Cleanup, CommitError, Manifest, OutputLock, Outputs, RunStats, Stage};
 use crate::source::{self, Input, Member, Root, Shard, Unit};
 
 /// A validated `analyze` request: no CLI types past this point.
@@ -53,8 +53,8 @@ pub struct RunReport {
     pub elapsed: Duration,
     pub threads: usize,
     pub outputs: Vec<PathBuf>,
-    /// Temporary tables a killed run had left in the output folder, removed.
-    pub stale: Vec<PathBuf>,
+    /// What a killed run had left in the output folder, cleared.
+    pub stale: Cleanup,
     /// What the engine did, with `--katago`.
     pub engine: Option<EngineReport>,
 }
@@ -190,7 +190,7 @@ pub fn analyze(
     stage::check_out(&config.out).map_err(AppError::Config)?;
     // Held until the run returns, after its outputs are committed or removed.
     let lock = OutputLock::acquire(&config.out).map_err(AppError::Config)?;
-    let stale = lock.remove_stale();
+    let stale = lock.remove_stale().map_err(AppError::Output)?;
     let staged = Stage::new(&config.out)
         .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", config.out.display())))?;
     let mut outputs = Outputs::create(staged.path())
@@ -283,6 +283,12 @@ pub fn analyze(
     })
 }
 
+/// What `report DIR` wrote, and what a killed run had left there that it cleared first.
+pub struct Rebuilt {
+    pub outputs: Vec<PathBuf>,
+    pub stale: Cleanup,
+}
+
 /// `livingblocks report DIR`: the report of a complete output folder rebuilt from its
 /// tables, staged and committed like a run's. With `edited`, tables that differ from the
 /// manifest are taken as they are, and the manifest says which.
@@ -291,7 +297,12 @@ pub fn rebuild_report(
     diagrams: usize,
     edited: bool,
     cancel: &AtomicI32,
-) -> Result<Vec<PathBuf>, AppError> {
+) -> Result<Rebuilt, AppError> {
+    stage::check_out(dir).map_err(AppError::Config)?;
+    // Taken before the folder is read: a commit a killed run left half done is finished or
+    // undone first, and no run changes the tables while they are read.
+    let lock = OutputLock::acquire(dir).map_err(AppError::Config)?;
+    let stale = lock.remove_stale().map_err(AppError::Output)?;
     // The tables must be the run's (unless edited on purpose); the report's own files are
     // what this rebuilds.
     let tables = |f: &str| !edited && stage::TABLES.contains(&f);
@@ -310,13 +321,11 @@ pub fn rebuild_report(
             manifest.entries.insert("edited".into(), changed.join(" "));
         }
     }
-    stage::check_out(dir).map_err(AppError::Config)?;
-    let lock = OutputLock::acquire(dir).map_err(AppError::Config)?;
-    lock.remove_stale();
     let staged = Stage::new(dir)
         .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", dir.display())))?;
     report::write_from_tables(dir, staged.path(), &manifest, diagrams)?;
-    commit(staged, manifest, true, cancel)
+    let outputs = commit(staged, manifest, true, cancel)?;
+    Ok(Rebuilt { outputs, stale })
 }
 
 /// Commits a run's staged outputs (see `sink::stage`); a signal before the manifest lands
@@ -339,6 +348,7 @@ pub fn commit(
                 "{}: {e} (the folder keeps its earlier outputs)",
                 p.display()
             )),
+            CommitError::Halted => AppError::Output("stopped at a kill point".into()),
         })
 }
 

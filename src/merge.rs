@@ -46,7 +46,7 @@ pub fn merge(
     })?;
     stage::check_out(out).map_err(AppError::Config)?;
     let lock = OutputLock::acquire(out).map_err(AppError::Config)?;
-    let stale = lock.remove_stale();
+    let stale = lock.remove_stale().map_err(AppError::Output)?;
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
     let staged = Stage::new(out).map_err(write_err)?;
     for (name, columns) in tables() {
@@ -96,6 +96,12 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
     for dir in shards {
         // A shard whose files do not match its manifest (cut short, edited, half of another
         // run) is refused before anything is written.
+        // A shard whose commit a killed run left half done is finished or undone first,
+        // holding its lock, as the next run into it would.
+        if dir.join(stage::JOURNAL).exists() {
+            let lock = OutputLock::acquire(dir).map_err(bad)?;
+            lock.remove_stale().map_err(AppError::Output)?;
+        }
         let m = stage::verify(dir, &|_| true).map_err(bad)?;
         let shard: Shard = m.get("shard").unwrap_or("").parse().map_err(|_| {
             bad(format!(

@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use livingblocks::app::{AppError, Progress, RunReport};
 use livingblocks::row::Status;
-use livingblocks::sink::RunStats;
+use livingblocks::sink::stage::{Recovery, STAGE_PREFIX};
+use livingblocks::sink::{Cleanup, RunStats};
 
 /// How often the plain log line is written when stderr is not a terminal.
 const LOG_EVERY: Duration = Duration::from_secs(5);
@@ -212,17 +213,7 @@ pub fn merged(r: &RunReport, shards: usize) {
 }
 
 fn rows_and_outputs(err: &mut impl Write, r: &RunReport) {
-    for p in &r.stale {
-        let what = if p
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with(".livingblocks-stage."))
-        {
-            "the unfinished outputs of a killed run"
-        } else {
-            "a temporary table a killed run had left"
-        };
-        let _ = writeln!(err, "  removed {}, {what}", p.display());
-    }
+    cleared(&r.stale);
     let s = &r.stats;
     let failed: Vec<String> = Status::ALL
         .iter()
@@ -242,6 +233,37 @@ fn rows_and_outputs(err: &mut impl Write, r: &RunReport) {
     };
     for p in &r.outputs {
         let _ = writeln!(err, "  wrote {}", p.display());
+    }
+}
+
+/// Says what a killed run had left in the output folder, and what became of it.
+pub fn cleared(c: &Cleanup) {
+    let mut err = std::io::stderr().lock();
+    match c.recovered {
+        Some(Recovery::Completed) => {
+            let _ = writeln!(
+                err,
+                "  finished the commit a killed run had left half done: its outputs stand"
+            );
+        }
+        Some(Recovery::RolledBack) => {
+            let _ = writeln!(
+                err,
+                "  undid the commit a killed run had left half done: the outputs before it stand"
+            );
+        }
+        None => {}
+    }
+    for p in &c.removed {
+        let what = if p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(STAGE_PREFIX))
+        {
+            "the unfinished outputs of a killed run"
+        } else {
+            "a temporary table a killed run had left"
+        };
+        let _ = writeln!(err, "  removed {}, {what}", p.display());
     }
 }
 

@@ -12,14 +12,15 @@ pub fn run(args: &ReportArgs) -> Result<(), AppError> {
             args.dir.display()
         )));
     }
-    let paths = livingblocks::app::rebuild_report(
+    let rebuilt = livingblocks::app::rebuild_report(
         &args.dir,
         args.diagrams,
         args.edited,
         &super::stop_on_signals(),
     )?;
     if !args.quiet {
-        progress::wrote(&paths);
+        progress::cleared(&rebuilt.stale);
+        progress::wrote(&rebuilt.outputs);
     }
     Ok(())
 }

@@ -94,12 +94,22 @@ impl OutputLock {
         ))
     }
 
-    /// Removes the temporary tables and stage folders a killed run left in the folder, and
-    /// returns them.
-    pub fn remove_stale(&self) -> Vec<PathBuf> {
+    /// Finishes or undoes a commit a killed run left half done (`stage::recover`), then
+    /// removes the temporary tables and stage folders a killed run left in the folder.
+    pub fn remove_stale(&self) -> Result<Cleanup, String> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
+        let recovered = super::stage::recover(dir).map_err(|e| {
+            format!(
+                "{}: cannot finish or undo the commit a killed run left ({e}); see {} there",
+                dir.display(),
+                super::stage::JOURNAL
+            )
+        })?;
         let Ok(entries) = std::fs::read_dir(dir) else {
-            return Vec::new();
+            return Ok(Cleanup {
+                recovered,
+                removed: Vec::new(),
+            });
         };
         let mut removed: Vec<PathBuf> = entries
             .filter_map(Result::ok)
@@ -120,8 +130,17 @@ impl OutputLock {
             })
             .collect();
         removed.sort();
-        removed
+        Ok(Cleanup { recovered, removed })
     }
+}
+
+/// What a run found and cleared in its output folder before writing.
+#[derive(Clone, Debug, Default)]
+pub struct Cleanup {
+    /// A commit a killed run left half done, finished or undone.
+    pub recovered: Option<super::stage::Recovery>,
+    /// Temporary tables and stage folders removed.
+    pub removed: Vec<PathBuf>,
 }
 
 impl Drop for OutputLock {
@@ -184,6 +203,8 @@ mod tests {
         let lock = OutputLock::acquire(dir.path()).unwrap();
         let removed: Vec<String> = lock
             .remove_stale()
+            .unwrap()
+            .removed
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();

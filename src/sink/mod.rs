@@ -10,7 +10,7 @@ pub mod stats;
 pub mod table;
 
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
-pub use lock::OutputLock;
+pub use lock::{Cleanup, OutputLock};
 pub use manifest::Manifest;
 pub use stage::{CommitError, Stage};
 pub use stats::RunStats;

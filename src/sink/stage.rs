@@ -35,12 +35,30 @@ pub const OUTPUTS: [&str; 8] = [
 /// The tables, which `report DIR` reads and keeps.
 pub const TABLES: [&str; 4] = ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"];
 
+/// The journal of a commit in progress, in DIR (see `Stage::commit`).
+pub const JOURNAL: &str = ".livingblocks-commit";
+
+/// The journal while it is written.
+const JOURNAL_TMP: &str = ".livingblocks-commit.tmp";
+
+/// Where a commit sets the old outputs aside, inside its stage folder.
+const OLD: &str = ".old";
+
+/// The new manifest inside the stage folder, until it is renamed into place.
+const STAGED_MANIFEST: &str = ".manifest.tsv";
+
+/// An environment variable for tests of what SIGKILL leaves: a commit step number, before
+/// which the process kills itself with SIGKILL.
+pub const KILL_AT_STEP: &str = "LIVINGBLOCKS_KILL_AT_COMMIT_STEP";
+
 /// Why a commit did not happen; the folder holds its old outputs again.
 #[derive(Debug)]
 pub enum CommitError {
     Io(PathBuf, io::Error),
     /// Stopped by this signal before the manifest landed.
     Stopped(i32),
+    /// Stopped at a test's kill point with nothing undone, as SIGKILL leaves it.
+    Halted,
 }
 
 /// The stage folders of this process. Held locked while one is committed, so that a second
@@ -73,7 +91,9 @@ pub fn remove_live_stages() {
 /// The staged outputs of one run, in a folder removed when dropped.
 pub struct Stage {
     out: PathBuf,
-    dir: tempfile::TempDir,
+    path: PathBuf,
+    /// False once the folder is left for `recover` (a test's kill point).
+    armed: bool,
 }
 
 impl Drop for Stage {
@@ -81,8 +101,10 @@ impl Drop for Stage {
         // Removed before it leaves the list, and with the list held: a second signal
         // meanwhile waits, and one after finds nothing left to remove.
         let mut live = live();
-        let _ = std::fs::remove_dir_all(self.dir.path());
-        live.retain(|p| p != self.dir.path());
+        if self.armed {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+        live.retain(|p| p != &self.path);
     }
 }
 
@@ -91,31 +113,63 @@ impl Stage {
         // Held while the folder is made, so that a second signal meanwhile waits and then
         // finds it.
         let mut live = live();
-        let dir = tempfile::Builder::new()
+        let path = tempfile::Builder::new()
             .prefix(STAGE_PREFIX)
-            .tempdir_in(out)?;
-        live.push(dir.path().to_path_buf());
+            .tempdir_in(out)?
+            .keep();
+        live.push(path.clone());
         drop(live);
         Ok(Stage {
             out: out.to_path_buf(),
-            dir,
+            path,
+            armed: true,
         })
     }
 
     /// Where the outputs are written before the commit.
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.path
     }
 
     /// Puts the staged files in place of the folder's old outputs (every old output when
     /// `keep_tables` is false; the report's when true) and writes `manifest` last, with an
     /// entry per output. `stopped` is polled between renames: a signal number there, or an
     /// error, puts everything back. Returns the paths written.
+    ///
+    /// Before the first rename the commit writes its journal (`JOURNAL`): the old outputs it
+    /// sets aside, the new ones it places, and the new manifest's checksum. The rename of the
+    /// new manifest into place is the one step that commits. A process killed at any point
+    /// (SIGKILL runs no clean-up) leaves the journal, and `recover` then completes the commit
+    /// or rolls it back, whichever side of that step the kill came.
     pub fn commit(
         self,
+        manifest: Manifest,
+        keep_tables: bool,
+        stopped: &dyn Fn() -> i32,
+    ) -> Result<Vec<PathBuf>, CommitError> {
+        let kill_at = std::env::var(KILL_AT_STEP)
+            .ok()
+            .and_then(|s| s.parse::<usize>().ok());
+        let die = |step: usize| {
+            if kill_at == Some(step) {
+                // SAFETY: kill(2) on this process; SIGKILL cannot be caught or outlived.
+                unsafe {
+                    libc::kill(libc::getpid(), libc::SIGKILL);
+                }
+            }
+            false
+        };
+        self.commit_steps(manifest, keep_tables, stopped, &die)
+    }
+
+    /// `commit`, with `die` asked before each step that changes the folder; where it says
+    /// true the commit stops as a killed process would, undoing nothing.
+    fn commit_steps(
+        mut self,
         mut manifest: Manifest,
         keep_tables: bool,
         stopped: &dyn Fn() -> i32,
+        die: &dyn Fn(usize) -> bool,
     ) -> Result<Vec<PathBuf>, CommitError> {
         let err = |p: &Path| {
             let p = p.to_path_buf();
@@ -132,40 +186,74 @@ impl Stage {
                 .entries
                 .insert(format!("{FILE_KEY}{f}"), format!("{size} {sum}"));
         }
-        let staged_manifest = self.path().join(".manifest.tsv");
+        let staged_manifest = self.path().join(STAGED_MANIFEST);
         manifest
             .write(&staged_manifest)
             .map_err(err(&staged_manifest))?;
-        let old = old_outputs(&self.out, keep_tables);
+        let (size, sum) = digest(&staged_manifest).map_err(err(&staged_manifest))?;
+        let journal = Journal {
+            stage: self
+                .path()
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            manifest: format!("{size} {sum}"),
+            old: old_outputs(&self.out, keep_tables),
+            new,
+        };
         // No second signal removes the stage while old outputs are set aside in it.
         let held = live();
-        let mut moves = Moves {
-            done: Vec::new(),
-            backup: self.path().join(".old"),
+        let mut step = 0;
+        let mut next = || {
+            step += 1;
+            if die(step - 1) {
+                Err(CommitError::Halted)
+            } else {
+                Ok(())
+            }
         };
+        let out = &self.out;
+        let stage = &self.path;
         let result = (|| {
+            journal.write(out, &mut next)?;
             // The old manifest first: from here until the new one lands the folder reads as
             // incomplete, to any reader.
-            for f in &old {
-                moves.set_aside(&self.out, f)?;
+            for f in &journal.old {
+                next()?;
+                place(&out.join(f), &stage.join(OLD).join(f))?;
                 check(stopped)?;
             }
-            for f in &new {
-                moves.place(&self.path().join(f), &self.out.join(f))?;
+            for f in &journal.new {
+                next()?;
+                place(&stage.join(f), &out.join(f))?;
                 check(stopped)?;
             }
-            let m = self.out.join("manifest.tsv");
-            std::fs::rename(&staged_manifest, &m).map_err(err(&m))
+            next()?;
+            let m = out.join("manifest.tsv");
+            std::fs::rename(&staged_manifest, &m).map_err(err(&m))?;
+            // Committed. What is left is clean-up, which `recover` also does.
+            next()?;
+            let _ = std::fs::remove_file(out.join(JOURNAL));
+            next()
         })();
-        if let Err(e) = result {
-            moves.undo();
-            drop(held);
-            return Err(e);
-        }
         drop(held);
-        let mut written: Vec<PathBuf> = new.iter().map(|f| self.out.join(f)).collect();
-        written.push(self.out.join("manifest.tsv"));
-        Ok(written)
+        match result {
+            Err(CommitError::Halted) => {
+                self.armed = false;
+                Err(CommitError::Halted)
+            }
+            Err(e) => {
+                // Stopped or failed before the manifest landed: back to the old outputs.
+                let _ = recover_steps(&self.out, &|_| false);
+                Err(e)
+            }
+            Ok(()) => {
+                let mut written: Vec<PathBuf> =
+                    journal.new.iter().map(|f| self.out.join(f)).collect();
+                written.push(self.out.join("manifest.tsv"));
+                Ok(written)
+            }
+        }
     }
 }
 
@@ -176,31 +264,159 @@ fn check(stopped: &dyn Fn() -> i32) -> Result<(), CommitError> {
     }
 }
 
-/// The renames of a commit, to undo them.
-struct Moves {
-    /// (from, to) of each rename done, in order.
-    done: Vec<(PathBuf, PathBuf)>,
-    backup: PathBuf,
+/// Renames `from` to `to`, making `to`'s folder first.
+fn place(from: &Path, to: &Path) -> Result<(), CommitError> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| CommitError::Io(parent.into(), e))?;
+    }
+    std::fs::rename(from, to).map_err(|e| CommitError::Io(to.into(), e))
 }
 
-impl Moves {
-    fn set_aside(&mut self, out: &Path, f: &str) -> Result<(), CommitError> {
-        self.place(&out.join(f), &self.backup.join(f))
+/// What a commit in progress is doing, in DIR/`JOURNAL`, written before its first rename.
+struct Journal {
+    /// The stage folder's name inside DIR; the old outputs go to its `OLD` folder.
+    stage: String,
+    /// The new manifest's `SIZE SHA256`: DIR's manifest is that one once the commit is done.
+    manifest: String,
+    old: Vec<String>,
+    new: Vec<String>,
+}
+
+impl Journal {
+    /// Writes the journal whole, then renames it into place: `next` before each step.
+    fn write(
+        &self,
+        out: &Path,
+        next: &mut dyn FnMut() -> Result<(), CommitError>,
+    ) -> Result<(), CommitError> {
+        let text = serde_json::json!({
+            "stage": self.stage,
+            "manifest": self.manifest,
+            "old": self.old,
+            "new": self.new,
+        })
+        .to_string();
+        let tmp = out.join(JOURNAL_TMP);
+        next()?;
+        std::fs::write(&tmp, text).map_err(|e| CommitError::Io(tmp.clone(), e))?;
+        next()?;
+        let j = out.join(JOURNAL);
+        std::fs::rename(&tmp, &j).map_err(|e| CommitError::Io(j, e))
     }
 
-    fn place(&mut self, from: &Path, to: &Path) -> Result<(), CommitError> {
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| CommitError::Io(parent.into(), e))?;
+    fn read(out: &Path) -> io::Result<Option<Journal>> {
+        let text = match std::fs::read_to_string(out.join(JOURNAL)) {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let bad = || io::Error::new(io::ErrorKind::InvalidData, "not a commit journal");
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|_| bad())?;
+        let text_of = |k: &str| v[k].as_str().map(str::to_string).ok_or_else(bad);
+        let names = |k: &str| -> io::Result<Vec<String>> {
+            let names = v[k].as_array().ok_or_else(bad)?;
+            names
+                .iter()
+                .map(|n| n.as_str().map(str::to_string).ok_or_else(bad))
+                .collect()
+        };
+        let journal = Journal {
+            stage: text_of("stage")?,
+            manifest: text_of("manifest")?,
+            old: names("old")?,
+            new: names("new")?,
+        };
+        // Names from the file are joined to DIR: none may lead out of it.
+        let inside = |n: &str| {
+            !n.is_empty()
+                && Path::new(n)
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)))
+        };
+        let all_inside = inside(&journal.stage)
+            && journal.stage.starts_with(STAGE_PREFIX)
+            && journal.old.iter().chain(&journal.new).all(|n| inside(n));
+        if all_inside {
+            Ok(Some(journal))
+        } else {
+            Err(bad())
         }
-        std::fs::rename(from, to).map_err(|e| CommitError::Io(to.into(), e))?;
-        self.done.push((from.to_path_buf(), to.to_path_buf()));
-        Ok(())
     }
+}
 
-    /// Undoes every rename, newest first.
-    fn undo(&mut self) {
-        for (from, to) in self.done.drain(..).rev() {
-            let _ = std::fs::rename(&to, &from);
+/// What `recover` did with a commit a killed process left half done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// The new manifest had landed: the commit is finished.
+    Completed,
+    /// It had not: the old outputs are back in place.
+    RolledBack,
+}
+
+/// Finishes or undoes the commit a killed process left in `out` (see `Stage::commit`), so
+/// that `out` holds the old outputs or the new ones, whole. Call it holding `out`'s lock.
+/// Killed itself at any point, it is run again with the same result.
+pub fn recover(out: &Path) -> io::Result<Option<Recovery>> {
+    recover_steps(out, &|_| false)
+}
+
+/// `recover`, with `die` asked before each step that changes the folder (see
+/// `Stage::commit_steps`).
+fn recover_steps(out: &Path, die: &dyn Fn(usize) -> bool) -> io::Result<Option<Recovery>> {
+    let _ = std::fs::remove_file(out.join(JOURNAL_TMP));
+    let Some(journal) = Journal::read(out)? else {
+        return Ok(None);
+    };
+    let halted = || io::Error::other("halted at a kill point");
+    let mut step = 0;
+    let mut next = || {
+        step += 1;
+        if die(step - 1) {
+            Err(halted())
+        } else {
+            Ok(())
+        }
+    };
+    let stage = out.join(&journal.stage);
+    let landed = digest(&out.join("manifest.tsv"))
+        .is_ok_and(|(size, sum)| format!("{size} {sum}") == journal.manifest);
+    let recovery = if landed {
+        Recovery::Completed
+    } else {
+        // A new output is in DIR exactly when it is no longer in the stage: every old one
+        // was set aside before the first new one was placed.
+        for f in journal.new.iter().rev() {
+            let (staged, placed) = (stage.join(f), out.join(f));
+            if !staged.exists() && placed.is_file() {
+                next()?;
+                place(&placed, &staged).map_err(CommitError::into_io)?;
+            }
+        }
+        for f in &journal.old {
+            let aside = stage.join(OLD).join(f);
+            if aside.is_file() {
+                next()?;
+                place(&aside, &out.join(f)).map_err(CommitError::into_io)?;
+            }
+        }
+        Recovery::RolledBack
+    };
+    // The journal goes before the stage: without it, the stage is a leftover like any other.
+    next()?;
+    std::fs::remove_file(out.join(JOURNAL))?;
+    next()?;
+    std::fs::remove_dir_all(&stage).or_else(|e| match e.kind() {
+        io::ErrorKind::NotFound => Ok(()),
+        _ => Err(e),
+    })?;
+    Ok(Some(recovery))
+}
+
+impl CommitError {
+    fn into_io(self) -> io::Error {
+        match self {
+            CommitError::Io(p, e) => io::Error::new(e.kind(), format!("{}: {e}", p.display())),
+            other => io::Error::other(format!("{other:?}")),
         }
     }
 }
@@ -463,5 +679,105 @@ mod tests {
             "one plots/a.svg"
         );
         verify(out, &|_| true).unwrap();
+    }
+
+    /// Every file in `dir` but the stage's own, with its text.
+    fn files(dir: &Path) -> std::collections::BTreeMap<String, String> {
+        relative_files(dir)
+            .unwrap()
+            .into_iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(dir.join(&f)).unwrap();
+                (f, text)
+            })
+            .collect()
+    }
+
+    /// A folder after a first run, and what it holds then and after a second run whose
+    /// outputs differ in names as well as in contents.
+    fn old_and_new(out: &Path) -> [std::collections::BTreeMap<String, String>; 2] {
+        let none = || 0;
+        stage_run(out, "one")
+            .commit(Manifest::default(), false, &none)
+            .unwrap();
+        let old = files(out);
+        let copy = tempfile::tempdir().unwrap();
+        for (f, text) in &old {
+            write(&copy.path().join(f), text);
+        }
+        second_run(copy.path())
+            .commit(Manifest::default(), false, &none)
+            .unwrap();
+        [old, files(copy.path())]
+    }
+
+    fn second_run(out: &Path) -> Stage {
+        let s = stage_run(out, "two");
+        write(&s.path().join("plots/boards/b.svg"), "two b");
+        std::fs::remove_file(s.path().join("plots/a.svg")).unwrap();
+        s
+    }
+
+    /// SIGKILL at each step of the commit, then at each step of the recovery: once recovered,
+    /// the folder verifies and holds the old outputs or the new ones, whole.
+    #[test]
+    fn a_kill_at_any_step_of_a_commit_or_its_recovery_leaves_old_or_new() {
+        let probe = tempfile::tempdir().unwrap();
+        let [old, new] = old_and_new(probe.path());
+        let mut outcomes = [0, 0];
+        for kill in 0.. {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path();
+            old_and_new(out);
+            let halted = second_run(out)
+                .commit_steps(Manifest::default(), false, &|| 0, &|step| step == kill);
+            if halted.is_ok() {
+                assert!(kill > 10, "a commit has more steps than {kill}");
+                break;
+            }
+            assert!(matches!(halted, Err(CommitError::Halted)));
+            // The recovery killed at each of its steps in turn, then run whole.
+            for again in 0.. {
+                match recover_steps(out, &|step| step == again) {
+                    Ok(_) => break,
+                    Err(e) => assert!(e.to_string().contains("kill point"), "{e}"),
+                }
+            }
+            assert_eq!(recover(out).unwrap(), None, "nothing is left to recover");
+            // What the next run clears: a stage a kill before the journal left.
+            super::super::OutputLock::acquire(out)
+                .unwrap()
+                .remove_stale()
+                .unwrap();
+            verify(out, &|_| true).unwrap_or_else(|e| panic!("killed at {kill}: {e}"));
+            let now = files(out);
+            let i = [&old, &new]
+                .iter()
+                .position(|set| **set == now)
+                .unwrap_or_else(|| panic!("killed at step {kill}: {now:?}"));
+            outcomes[i] += 1;
+            let leftovers: Vec<_> = std::fs::read_dir(out)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(".livingblocks"))
+                .collect();
+            assert!(leftovers.is_empty(), "killed at {kill}: {leftovers:?}");
+        }
+        // Kills before the manifest's rename roll back; kills after it complete.
+        assert!(outcomes[0] > 5 && outcomes[1] >= 2, "{outcomes:?}");
+    }
+
+    #[test]
+    fn a_journal_that_leads_out_of_the_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = serde_json::json!({
+            "stage": ".livingblocks-stage.x",
+            "manifest": "1 x",
+            "old": ["../elsewhere"],
+            "new": [],
+        });
+        std::fs::write(dir.path().join(JOURNAL), journal.to_string()).unwrap();
+        assert!(recover(dir.path()).is_err());
     }
 }

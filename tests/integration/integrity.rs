@@ -475,3 +475,152 @@ fn exit_within(child: &mut std::process::Child, secs: u64, why: &str) -> std::pr
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Each output file under `dir` (the manifest too) with its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = outputs(dir)
+        .into_iter()
+        .chain(["manifest.tsv".to_string()])
+        .filter(|f| dir.join(f).is_file())
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(&f)).unwrap();
+            (f, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs the binary with the commit's kill point at `step`; true if it was killed there
+/// (false: the commit has fewer steps, and the run ended normally).
+fn killed_at(env: &TestEnv, args: &[&str], step: usize) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(args)
+        .current_dir(env.dir.path())
+        .env("LIVINGBLOCKS_KILL_AT_COMMIT_STEP", step.to_string())
+        .output()
+        .unwrap();
+    match o.status.signal() {
+        Some(9) => true,
+        _ => {
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            false
+        }
+    }
+}
+
+/// SIGKILL at every step of `analyze`'s commit: the next command (here `report`) finds the
+/// folder holding the earlier run's outputs or the new run's, whole, and says which.
+#[test]
+fn sigkill_at_any_step_of_a_runs_commit_leaves_the_old_or_the_new_outputs() {
+    let env = env_with_games(1);
+    env.analyze("old", 1);
+    let old = snapshot(&env.dir.path().join("old"));
+    env.write("g1.sgf", "(;SZ[9]KM[0]RE[W+R];B[cc];W[gg])");
+    env.analyze("new", 1);
+    let new = snapshot(&env.dir.path().join("new"));
+    let tables = |set: &[(String, Vec<u8>)]| -> Vec<(String, Vec<u8>)> {
+        set.iter()
+            .filter(|(f, _)| f.ends_with(".csv") && f != "summary.csv" && f != "not_benson.csv")
+            .cloned()
+            .collect()
+    };
+    let (mut rolled_back, mut completed) = (0, 0);
+    for step in 0.. {
+        let out = env.dir.path().join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        copy_dir(&env.dir.path().join("old"), &out);
+        if !killed_at(&env, &["analyze", "in", "--out", "out", "-j", "1"], step) {
+            assert!(step > 20, "a commit has more steps than {step}");
+            break;
+        }
+        let o = env.run(&["report", "out"]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "killed at step {step}: {stderr}");
+        let now = tables(&snapshot(&out));
+        if now == tables(&old) {
+            rolled_back += 1;
+        } else {
+            assert_eq!(
+                now,
+                tables(&new),
+                "killed at step {step}: neither old nor new"
+            );
+            completed += 1;
+        }
+        if stderr.contains("commit a killed run had left half done") {
+            assert!(
+                stderr.contains(if now == tables(&old) {
+                    "undid"
+                } else {
+                    "finished"
+                }),
+                "{stderr}"
+            );
+        }
+    }
+    assert!(
+        rolled_back > 10 && completed >= 2,
+        "{rolled_back} {completed}"
+    );
+}
+
+/// SIGKILL at every step of `report`'s commit: the folder is never refused afterwards, and
+/// its tables are the run's.
+#[test]
+fn sigkill_at_any_step_of_reports_commit_leaves_a_readable_folder() {
+    let env = env_with_games(2);
+    env.analyze("out", 1);
+    let out = env.dir.path().join("out");
+    let before = snapshot(&out);
+    for step in 0.. {
+        if !killed_at(&env, &["report", "out"], step) {
+            assert!(step > 10, "a commit has more steps than {step}");
+            break;
+        }
+        let o = env.run(&["report", "out"]);
+        assert!(
+            o.status.success(),
+            "killed at step {step}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(snapshot(&out), before, "killed at step {step}");
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from) {
+        let e = e.unwrap();
+        let target = to.join(e.path().strip_prefix(from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A shard whose run was killed in its commit is finished or rolled back by `merge`, which
+/// then merges it like any other.
+#[test]
+fn merge_clears_a_shard_whose_commit_was_killed() {
+    let env = env_with_games(4);
+    for k in 0..2 {
+        let shard = format!("{k}/2");
+        let out = format!("s{k}");
+        let o = env.run(&["analyze", "in", "--shard", &shard, "--out", &out, "-j", "1"]);
+        assert!(o.status.success());
+    }
+    // Shard 1 run again and killed after a few renames of its commit.
+    assert!(killed_at(
+        &env,
+        &["analyze", "in", "--shard", "1/2", "--out", "s1", "-j", "1"],
+        6
+    ));
+    assert!(env.dir.path().join("s1/.livingblocks-commit").exists());
+    let o = env.run(&["merge", "s0", "s1", "--out", "all"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&env.output("all", "games.csv")).len(), 4);
+    assert!(!env.dir.path().join("s1/.livingblocks-commit").exists());
+}
