@@ -246,7 +246,7 @@ pub fn analyze(
     let engine_entry =
         |f: fn(&EngineReport) -> String| engine_report.as_ref().map_or(String::new(), f);
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
-    let manifest = Manifest::of_run(
+    let mut manifest = Manifest::of_run(
         &[
             ("max_file_size", config.max_file_size.to_string()),
             ("estimate", config.options.estimate.name().to_string()),
@@ -260,6 +260,10 @@ pub fn analyze(
         config.shard.map(|s| s.to_string()),
         &stats,
     );
+    // So that `report DIR` and `merge` find the inputs from any folder they are run in.
+    if let Ok(cwd) = std::env::current_dir() {
+        manifest.set_base(&config.out, &cwd);
+    }
     outputs.finish().map_err(write_err)?;
     // The run's own inputs, not a second walk: the diagrams' games are among them.
     let finder = source::Finder::of_inputs(inputs, config.max_file_size);
@@ -323,7 +327,7 @@ pub fn rebuild_report(
     }
     let staged = Stage::new(dir)
         .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", dir.display())))?;
-    report::write_from_tables(dir, staged.path(), &manifest, diagrams)?;
+    report::write_from_tables(dir, staged.path(), dir, &manifest, diagrams)?;
     let outputs = commit(staged, manifest, true, cancel)?;
     Ok(Rebuilt { outputs, stale })
 }

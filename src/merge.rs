@@ -73,8 +73,13 @@ pub fn merge(
     }
     let mut merged = manifests[0].clone();
     merged.entries.insert("shard".into(), "all".into());
+    // Where the first shard's run was started, seen from the merged folder.
+    merged.entries.remove("started_in");
+    if let Some(base) = manifests[0].base(&shards[0]) {
+        merged.set_base(out, &base);
+    }
     merged.set_totals(&stats);
-    crate::report::write_from_tables(staged.path(), staged.path(), &merged, diagrams)?;
+    crate::report::write_from_tables(staged.path(), staged.path(), out, &merged, diagrams)?;
     let outputs = crate::app::commit(staged, merged, false, cancel)?;
     Ok(RunReport {
         stats,

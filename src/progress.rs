@@ -114,7 +114,7 @@ fn say(line: &str) {
 
 /// Control characters (from SGF text or file names) escaped as `\u{..}`, so that a warning
 /// cannot move the cursor, clear the screen or ring the bell of the terminal it is read on.
-fn escape_controls(s: &str) -> String {
+pub fn escape_controls(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_control() {
@@ -288,8 +288,16 @@ pub fn fail(e: &AppError) -> ExitCode {
 
 /// Writes a command's output (not a message) to standard output; a closed pipe (`| head`)
 /// ends it quietly.
-pub fn print(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+/// Writes a command's output to standard output, flushed: a full disk or a closed file is a
+/// failed write (exit 1); a reader that stopped reading (`| head`) is not.
+pub fn print(text: impl AsRef<[u8]>) -> Result<(), AppError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_ref()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(AppError::Output(format!("standard output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -12,10 +12,7 @@ use crate::cli::{Cli, Generate, GenerateArgs};
 pub fn run(args: &GenerateArgs) -> Result<(), AppError> {
     let mut out = Vec::new();
     write(args.what, &mut out).map_err(|e| AppError::Output(format!("generate: {e}")))?;
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(|e| AppError::Output(format!("standard output: {e}")))
+    crate::progress::print(out)
 }
 
 /// Writes what `what` asks for into `out`.

@@ -24,8 +24,16 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
             "--katago judges the final position, as a run does: give no --move".to_string(),
         ));
     }
+    for out in [&args.out, &args.sgf].into_iter().flatten() {
+        if out.is_dir() {
+            return Err(AppError::Config(format!(
+                "{}: a folder where an output file goes; give a file name",
+                out.display()
+            )));
+        }
+    }
     let (root, name) = locate(&args.file)?;
-    let finder = Finder::new(&[Root::arg(&root)], CAP);
+    let finder = Finder::new(&[Root::arg(&root)], CAP, None);
     let (bytes, game) = finder.game(&name, args.game).ok_or_else(|| {
         AppError::Config(format!(
             "{}: no game {} there (an archive needs ARCHIVE!MEMBER, as games.csv names it)",
@@ -47,7 +55,11 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
             l.moves
         ));
     }
-    let title = format!("{} game {}", args.file.display(), args.game);
+    // The name as a run writes it, and no control character in a title or a terminal.
+    let shown = progress::escape_controls(&livingblocks::source::name_of(
+        std::os::unix::ffi::OsStrExt::as_bytes(args.file.as_os_str()),
+    ));
+    let title = format!("{shown} game {}", args.game);
     if let Some(out) = &args.out {
         std::fs::write(out, show_diagram(&l).svg(&diagram_title(&l, &title)))
             .map_err(|e| AppError::Output(format!("{}: {e}", out.display())))?;
@@ -57,10 +69,10 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
             .map_err(|e| AppError::Output(format!("{}: {e}", out.display())))?;
     }
     if args.ascii || (args.out.is_none() && args.sgf.is_none()) {
-        progress::print(&show_text(&l, &title));
+        progress::print(show_text(&l, &title))?;
     }
     if let Some((text, _)) = &judged {
-        progress::print(text);
+        progress::print(text)?;
     }
     Ok(())
 }
@@ -126,25 +138,35 @@ fn go_point(size: u8, p: Point) -> String {
 }
 
 /// The file to walk and the name a run gives the record: `FILE` itself, or for
-/// `ARCHIVE!MEMBER` the archive and that name.
+/// `ARCHIVE!MEMBER` the archive and that name. FILE may also be written as games.csv writes
+/// names (`\xNN`, `\\`, `\!`).
 fn locate(file: &Path) -> Result<(std::path::PathBuf, String), AppError> {
-    let name_of = |p: &Path| {
-        p.file_name().map_or_else(
-            || p.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        )
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let name_of =
+        |p: &Path| livingblocks::source::name_of(p.file_name().unwrap_or(p.as_os_str()).as_bytes());
+    let unescaped = |text: &str| {
+        std::path::PathBuf::from(std::ffi::OsString::from_vec(
+            livingblocks::source::list::unescape(text),
+        ))
     };
-    if file.is_file() {
-        return Ok((file.to_path_buf(), name_of(file)));
-    }
     let text = file.to_string_lossy();
+    for path in [file.to_path_buf(), unescaped(&text)] {
+        if path.is_file() {
+            let name = name_of(&path);
+            return Ok((path, name));
+        }
+    }
     for (i, _) in text.match_indices('!') {
-        let archive = Path::new(&text[..i]);
-        if archive.is_file() {
-            return Ok((
-                archive.to_path_buf(),
-                format!("{}{}", name_of(archive), &text[i..]),
-            ));
+        // An escaped `!` is part of a name.
+        let escaped = text[..i].bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1;
+        if escaped {
+            continue;
+        }
+        for archive in [Path::new(&text[..i]).to_path_buf(), unescaped(&text[..i])] {
+            if archive.is_file() {
+                let name = format!("{}{}", name_of(&archive), &text[i..]);
+                return Ok((archive, name));
+            }
         }
     }
     Err(AppError::Config(format!(

@@ -44,15 +44,21 @@ pub const DIAGRAMS: usize = 6;
 
 /// Writes report.md, summary.csv, not_benson.csv and plots/ into `stage` from the tables in
 /// `tables` (the same folder, or the folder the stage belongs to); the diagrams' positions are
-/// read again from the inputs `manifest` names.
+/// read again from the inputs `manifest` names, relative paths taken from `manifest`'s
+/// `started_in` seen from the output folder `out`.
 pub fn write_from_tables(
     tables: &Path,
     stage: &Path,
+    out: &Path,
     manifest: &Manifest,
     diagrams: usize,
 ) -> Result<(), ReportError> {
     let t = Tally::read(tables)?;
-    let finder = Finder::new(&manifest.roots(), manifest.max_file_size());
+    let finder = Finder::new(
+        &manifest.roots(out),
+        manifest.max_file_size(),
+        manifest.base(out).as_deref(),
+    );
     // Only the games a diagram may be drawn of: a key per game of the corpus is not needed.
     let mut wanted = std::collections::HashSet::new();
     let mut want = |file: &str, game: &str| {

@@ -13,6 +13,27 @@ use crate::source::Root;
 /// Bumped whenever a table's columns or their meaning change.
 pub const SCHEMA: u32 = 8;
 
+/// The manifest's key for the folder a run was started in, relative to its output folder.
+const STARTED_IN: &str = "started_in";
+
+/// The path that leads from folder `from` to `to`, both absolute and canonical: `..` for the
+/// parent, `.` for the folder itself.
+fn relative_to(from: &Path, to: &Path) -> std::path::PathBuf {
+    let (a, b): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut rel = std::path::PathBuf::new();
+    for _ in common..a.len() {
+        rel.push("..");
+    }
+    for c in &b[common..] {
+        rel.push(c);
+    }
+    if rel.as_os_str().is_empty() {
+        rel.push(".");
+    }
+    rel
+}
+
 /// The keys that must agree between shards of one run.
 pub const MUST_AGREE: &[&str] = &[
     "livingblocks",
@@ -106,11 +127,16 @@ impl Manifest {
     /// The places the run read, as `analyze` was given them: the PATHs (split at spaces,
     /// so a PATH with a space in it is tried whole as well) and the `--files-from` list when
     /// it is a file that is still there. A list that was a stream (standard input, a pipe,
-    /// `/dev/stdin`) is gone: it is not read again.
-    pub fn roots(&self) -> Vec<Root> {
+    /// `/dev/stdin`) is gone: it is not read again. Relative paths are taken from `started_in`,
+    /// seen from the output folder `dir`.
+    pub fn roots(&self, dir: &Path) -> Vec<Root> {
+        let at = |p: &str| match self.base(dir) {
+            Some(base) => base.join(p),
+            None => std::path::PathBuf::from(p),
+        };
         let mut roots = Vec::new();
         if let Some(paths) = self.get("paths").filter(|p| !p.is_empty()) {
-            if std::path::Path::new(paths).exists() {
+            if at(paths).exists() {
                 roots.push(Root::arg(paths));
             } else {
                 roots.extend(paths.split(' ').map(Root::arg));
@@ -119,14 +145,33 @@ impl Manifest {
         if let Some(list) = self
             .get("files_from")
             .filter(|l| !l.is_empty() && *l != "-")
-            .filter(|l| std::fs::metadata(l).is_ok_and(|m| m.is_file()))
+            .filter(|l| std::fs::metadata(at(l)).is_ok_and(|m| m.is_file()))
         {
             roots.push(Root::List {
                 from: list.to_string(),
-                nul: crate::source::list_is_nul_terminated(list),
+                nul: crate::source::list_is_nul_terminated(&at(list).to_string_lossy()),
             });
         }
         roots
+    }
+
+    /// The folder the run was started in, from which its relative input paths are taken:
+    /// `started_in`, which is relative to the output folder `dir`.
+    pub fn base(&self, dir: &Path) -> Option<std::path::PathBuf> {
+        self.get(STARTED_IN)
+            .filter(|c| !c.is_empty())
+            .map(|c| dir.join(c))
+    }
+
+    /// Records `started_in` for an output folder `dir`: where `base` (the folder the run was
+    /// started in) is from `dir`. Relative, so that a folder of outputs and its inputs moved
+    /// together (a clone of a repository) still name the same place.
+    pub fn set_base(&mut self, dir: &Path, base: &Path) {
+        if let (Ok(dir), Ok(base)) = (dir.canonicalize(), base.canonicalize()) {
+            let rel = relative_to(&dir, &base);
+            self.entries
+                .insert(STARTED_IN.to_string(), rel.to_string_lossy().into_owned());
+        }
     }
 
     /// The run's `--max-file-size`, in bytes.

@@ -10,11 +10,12 @@ pub struct Finder {
 }
 
 impl Finder {
-    /// Walks `roots` as a run does; a root that is not there (moved since the run) is left
-    /// out, so its rows find nothing.
-    pub fn new(roots: &[Root], cap: u64) -> Finder {
+    /// Walks `roots` as a run does, relative paths taken from `base` (the folder the run was
+    /// started in) when given; a root that is not there (moved since the run) is left out,
+    /// so its rows find nothing.
+    pub fn new(roots: &[Root], cap: u64, base: Option<&std::path::Path>) -> Finder {
         Finder {
-            inputs: collect_existing(roots),
+            inputs: collect_existing(roots, base),
             cap,
         }
     }
@@ -88,7 +89,7 @@ mod tests {
         e.write_all(b"(;SZ[9];B[dd])\n(;SZ[9];B[ee])").unwrap();
         e.finish().unwrap();
 
-        let f = Finder::new(&[Root::arg(d)], 1 << 20);
+        let f = Finder::new(&[Root::arg(d)], 1 << 20, None);
         assert_eq!(
             f.game("sub/a.sgf", 1),
             Some((b"(;SZ[9];B[aa])(;SZ[9];B[bb])".to_vec(), 1))

@@ -38,7 +38,7 @@ impl Root {
 /// apart. A path given twice, or a file under two PATHs, is read once.
 pub fn collect(roots: &[Root]) -> Result<Inputs, String> {
     LISTING.store(true, Ordering::SeqCst);
-    let inputs = collect_from(roots, false);
+    let inputs = collect_from(roots, false, None);
     LISTING.store(false, Ordering::SeqCst);
     inputs
 }
@@ -49,11 +49,14 @@ pub fn collect(roots: &[Root]) -> Result<Inputs, String> {
 pub static LISTING: AtomicBool = AtomicBool::new(false);
 
 /// `collect`, leaving out roots that are not there (to find a run's inputs again later).
-pub fn collect_existing(roots: &[Root]) -> Inputs {
-    collect_from(roots, true).unwrap_or_default()
+/// Relative paths (roots, a list, its entries) are taken from `base`, the folder the run
+/// was started in, when given: the inputs are the run's, and named as the run named them,
+/// wherever this is called from.
+pub fn collect_existing(roots: &[Root], base: Option<&Path>) -> Inputs {
+    collect_from(roots, true, base).unwrap_or_default()
 }
 
-fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
+fn collect_from(roots: &[Root], skip_missing: bool, base: Option<&Path>) -> Result<Inputs, String> {
     let mut walk = Walk {
         // A list names its entries by themselves, and may name a file twice.
         several: roots.len() > 1 || roots.iter().any(|r| matches!(r, Root::List { .. })),
@@ -62,13 +65,16 @@ fn collect_from(roots: &[Root], skip_missing: bool) -> Result<Inputs, String> {
         roots_seen: HashSet::new(),
         missing_seen: HashSet::new(),
         listed_place: None,
+        base: base.map(Path::to_path_buf),
     };
     for root in roots {
         match root {
             Root::Path(path) => walk.add(path, None)?,
-            Root::List { from, nul } => match for_each_listed(from, *nul, &mut |entry| {
-                walk.add(&path_of_bytes(entry), Some(name_of(entry)))
-            }) {
+            Root::List { from, nul } => match for_each_listed(
+                &walk.resolve(Path::new(from)).to_string_lossy(),
+                *nul,
+                &mut |entry| walk.add(&path_of_bytes(entry), Some(name_of(entry))),
+            ) {
                 Err(ListError::Unreadable(_)) if skip_missing => {}
                 Err(ListError::Unreadable(e) | ListError::Entry(e)) => return Err(e),
                 Ok(()) => {}
@@ -94,11 +100,24 @@ struct Walk {
     /// Listed entries that are not folders share one place, named by their own names: a
     /// list of a million files costs no more than a walk of them.
     listed_place: Option<u32>,
+    /// Where relative paths are taken from, if not the current folder.
+    base: Option<PathBuf>,
 }
 
 impl Walk {
-    /// Adds the inputs at `path`: a PATH argument, or a listed path named `listed`.
-    fn add(&mut self, path: &Path, listed: Option<String>) -> Result<(), String> {
+    /// Where `path` is: itself, or from `base` when it is relative.
+    fn resolve(&self, path: &Path) -> PathBuf {
+        match &self.base {
+            Some(base) if path.is_relative() => base.join(path),
+            _ => path.to_path_buf(),
+        }
+    }
+
+    /// Adds the inputs at `given`: a PATH argument, or a listed path named `listed`. Names
+    /// come from `given`; the files are read where it resolves.
+    fn add(&mut self, given: &Path, listed: Option<String>) -> Result<(), String> {
+        let resolved = self.resolve(given);
+        let path = resolved.as_path();
         let all = &mut self.all;
         let meta = std::fs::metadata(path);
         // A folder given twice is walked once (files given twice are read once, after).
@@ -135,19 +154,20 @@ impl Walk {
         };
         let prefix = match listed {
             Some(listed) => Some(listed),
-            None if self.several => Some(path_name(path)),
+            None if self.several => Some(path_name(given)),
             None => None,
         };
         if !meta.is_dir() {
             let (name, kind) = if meta.is_file() {
                 let name = prefix.unwrap_or_else(|| {
-                    path.file_name()
-                        .map_or_else(|| path_name(path), |n| name_of(n.as_encoded_bytes()))
+                    given
+                        .file_name()
+                        .map_or_else(|| path_name(given), |n| name_of(n.as_encoded_bytes()))
                 });
                 (name, InputKind::File)
             } else {
                 // A FIFO, a socket, a device given as a PATH: named, not read.
-                let name = prefix.unwrap_or_else(|| path_name(path));
+                let name = prefix.unwrap_or_else(|| path_name(given));
                 (name, InputKind::Skipped("not a regular file"))
             };
             all.place(path.to_path_buf(), false, Some(name));

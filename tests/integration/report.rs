@@ -111,10 +111,11 @@ fn report_refuses_blocks_of_games_games_csv_lacks() {
     assert!(err.contains("not in games.csv"), "{err}");
 }
 
-/// `report` from another folder finds the manifest's relative inputs there: records of the
-/// same names, but not those the run read. It draws none of them, and says so.
+/// `report` from another folder takes the manifest's relative inputs from where the run
+/// was started, not from where it is, even where records of the same names lie; and a record
+/// replaced since the run is not drawn, which the report says.
 #[test]
-fn report_elsewhere_draws_no_other_records_of_the_same_name() {
+fn report_elsewhere_reads_the_runs_own_records() {
     let env = TestEnv::new();
     let corpus = crate::util::corpus();
     let read = |p: &str| std::fs::read(corpus.join(p)).unwrap();
@@ -131,20 +132,24 @@ fn report_elsewhere_draws_no_other_records_of_the_same_name() {
     let elsewhere = env.dir.path().join("elsewhere");
     std::fs::create_dir_all(elsewhere.join("in")).unwrap();
     std::fs::write(elsewhere.join("in/g.sgf"), read("Honinbo_Chihaku/1.sgf")).unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(["report", "../out", "-q"])
-        .current_dir(&elsewhere)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let report = env.output("out", "report.md");
+    let report_from_elsewhere = || {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+            .args(["report", "../out", "-q"])
+            .current_dir(&elsewhere)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        env.output("out", "report.md")
+    };
+    let report = report_from_elsewhere();
+    assert!(!report.contains("not the record the run read"), "{report}");
+    assert!(drawn());
+    // The run's own input replaced by another record of the same name: not drawn.
+    env.write("g.sgf", read("Honinbo_Chihaku/1.sgf"));
+    let report = report_from_elsewhere();
     assert!(
         report.contains("g.sgf (game 0: not the record the run read)"),
         "{report}"
     );
     assert!(!drawn());
-    // From the run's own folder, the same record is drawn again.
-    let o = env.run(&["report", "out", "-q"]);
-    assert!(o.status.success());
-    assert!(drawn());
 }

@@ -292,3 +292,63 @@ fn a_move_past_the_end_is_named() {
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("move 2, the end of the record"));
 }
+
+/// `show` finds any file a run names: a name with bytes that are not UTF-8, or with `!`, as
+/// the file system has it or as games.csv writes it.
+#[test]
+fn show_finds_files_whose_names_need_escaping() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::new();
+    env.write("x!y.sgf", CORNER);
+    let odd = std::ffi::OsStr::from_bytes(b"in/a\xffb.sgf");
+    std::fs::write(env.dir.path().join(odd), CORNER).unwrap();
+    let games = env.analyze("out", 1);
+    let names: Vec<String> = rows(&games).iter().map(|r| r["file"].clone()).collect();
+    assert_eq!(names, ["a\\xFFb.sgf", "x\\!y.sgf"]);
+    for arg in [
+        odd,
+        "in/x!y.sgf".as_ref(),
+        "in/a\\xFFb.sgf".as_ref(),
+        "in/x\\!y.sgf".as_ref(),
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+            .arg("show")
+            .arg(arg)
+            .current_dir(env.dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{arg:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains("RE B+R"), "{text}");
+    }
+}
+
+/// Where `show`'s output cannot go: a folder in the way is a usage error (2), found before
+/// any work, as for `analyze --out`; a full disk is a failed write (1), never silence.
+#[test]
+fn show_says_when_its_output_cannot_be_written() {
+    let env = TestEnv::new();
+    env.write("corner.sgf", CORNER);
+    std::fs::create_dir_all(env.dir.path().join("taken.svg")).unwrap();
+    for flag in ["--out", "--sgf"] {
+        let o = env.run(&["show", "in/corner.sgf", flag, "taken.svg"]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("a folder where an output file goes"));
+    }
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["show", "in/corner.sgf"])
+        .current_dir(env.dir.path())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("No space left on device"));
+}
