@@ -45,11 +45,34 @@ fn the_default_run_reproduces_the_committed_reports() {
         .filter(|f| !f.starts_with("bench/"))
         .collect();
     assert_eq!(files(&out), expected, "the files of a run");
+    // `started_in` leads from each folder to the repository, by its own path.
+    let started_in = |dir: &std::path::Path| {
+        let m = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
+        let rel = m
+            .lines()
+            .find_map(|l| l.strip_prefix("started_in\t"))
+            .unwrap()
+            .to_string();
+        dir.join(rel).canonicalize().unwrap()
+    };
+    assert_eq!(started_in(&committed), repo.canonicalize().unwrap());
+    assert_eq!(started_in(&out), repo.canonicalize().unwrap());
+    let without_started_in = |bytes: Vec<u8>| -> Vec<u8> {
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter(|l| !l.starts_with("started_in\t"))
+            .flat_map(|l| [l, "\n"])
+            .collect::<String>()
+            .into_bytes()
+    };
     for f in &expected {
-        let (a, b) = (
+        let (mut a, mut b) = (
             std::fs::read(committed.join(f)).unwrap(),
             std::fs::read(out.join(f)).unwrap(),
         );
+        if f == "manifest.tsv" {
+            (a, b) = (without_started_in(a), without_started_in(b));
+        }
         if a != b {
             let (a, b) = (String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
             let line = a
