@@ -11,7 +11,7 @@ use crate::row::{
 };
 use crate::score;
 use crate::score::engine::{EngineAnswer, EngineQuery, EngineView};
-use crate::sgf::result::RecordInfo;
+use crate::score::rules::RecordInfo;
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// Which final positions get the dead-stone estimate: it costs more than everything else

@@ -8,7 +8,8 @@ use crate::life::{
     analyze_life, benson, mp95_traced, BlockVerdict, ColourNet, Life, Mp95Event, Net, Regions,
 };
 use crate::score;
-use crate::sgf::{self, load::Tree, result::RecordInfo, GameInfo};
+use crate::score::rules::RecordInfo;
+use crate::sgf::{self, load::Tree, GameInfo};
 
 /// A position with everything a diagram marks.
 #[derive(Clone, Debug)]

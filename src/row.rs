@@ -6,8 +6,8 @@ use crate::duplicates::Duplicate;
 use crate::go::{Color, GameKey, Point};
 use crate::go::{IllegalMove, ReplayError};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
+use crate::score::rules::RecordInfo;
 use crate::score::{DeadSource, Margins};
-use crate::sgf::result::RecordInfo;
 use crate::sgf::{DecodeError, EncodingSource, GameInfo, LoadError};
 use crate::source::InputError;
 

@@ -288,7 +288,7 @@ pub enum Era {
 
 impl Era {
     pub fn of(dt: &str) -> Era {
-        match crate::sgf::result::year(dt) {
+        match crate::score::rules::year(dt) {
             None => Era::Unknown,
             Some(y) if y < 1900 => Era::Before1900,
             Some(y) if y < 1950 => Era::To1949,

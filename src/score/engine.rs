@@ -14,7 +14,8 @@ use super::{counting, handicap_compensation, Counting};
 use crate::go::board::{Board, Cell, Color, Idx, Point};
 use crate::go::MoveList;
 use crate::life::Net;
-use crate::sgf::result::{RecordInfo, Rules};
+use crate::score::rules::RecordInfo;
+use crate::sgf::result::Rules;
 
 /// A final position as an engine is asked about it.
 #[derive(Clone, Debug, PartialEq)]

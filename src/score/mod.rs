@@ -11,13 +11,15 @@ mod playout;
 #[cfg(test)]
 mod properties;
 mod race;
+pub mod rules;
 
 pub use count::{count, count_as_is, territory, Count};
 pub use estimate::{estimate, estimate_dead, Estimate, PLAYOUTS};
 pub use finish::{final_status, finish, FinalStatus, Finished, Unsure, Why};
 
 use crate::go::board::{Board, Cell, Color, Idx, Point};
-use crate::sgf::result::{GameResult, RecordInfo, Rules, Winner};
+use crate::sgf::result::{GameResult, Rules, Winner};
+pub use rules::RecordInfo;
 
 /// Where a final position's dead stones come from (§3).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -531,10 +533,10 @@ mod tests {
         RecordInfo {
             result: None,
             komi: 6.5,
-            komi_source: crate::sgf::result::KomiSource::Km,
+            komi_source: crate::score::rules::KomiSource::Km,
             komi_in_stones: false,
             rules,
-            rules_source: crate::sgf::result::RulesSource::Ru,
+            rules_source: crate::score::rules::RulesSource::Ru,
             handicap: 0,
         }
     }

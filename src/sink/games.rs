@@ -8,8 +8,9 @@ use std::io;
 use super::table::Table;
 use crate::life::LifeTotals;
 use crate::row::{FileAnalysis, GameRow, PositionStats, SourceScore};
+use crate::score::rules::RecordInfo;
 use crate::score::DeadSource;
-use crate::sgf::result::{GameResult, RecordInfo};
+use crate::sgf::result::GameResult;
 
 /// What one games.csv row is written from.
 pub struct GameLine<'a> {
