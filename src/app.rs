@@ -142,6 +142,27 @@ pub mod exit {
     pub const FAILED: u8 = 1;
     /// A usage, configuration or input error, found before any work.
     pub const USAGE: u8 = 2;
+    /// What each exit code means, for the man page's EXIT STATUS.
+    pub const MEANINGS: [(&str, &str); 4] = [
+        (
+            "0",
+            "The command finished; games that failed are rows with a status, not failures of \
+             the run.",
+        ),
+        (
+            "1",
+            "Writing an output failed (a full disk), or --strict and some row is not ok.",
+        ),
+        (
+            "2",
+            "A usage, configuration or input error, found before anything is written.",
+        ),
+        (
+            "130, 143, 129",
+            "Stopped by SIGINT, SIGTERM or SIGHUP before the outputs were committed: the \
+             output folder keeps its earlier outputs.",
+        ),
+    ];
     /// Stopped by signal `signal`: 128 + its number, as shells report it (130 for Ctrl-C's
     /// SIGINT, 143 for SIGTERM, 129 for SIGHUP).
     pub fn interrupted(signal: i32) -> u8 {

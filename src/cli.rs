@@ -59,10 +59,9 @@ pub enum Command {
         livingblocks merge shards/0 shards/1 --out reports")]
     Merge(MergeArgs),
     /// Rebuild report.md, summary.csv, not_benson.csv and plots/ from the tables in DIR.
-    #[command(
-        after_help = "Example (after filtering games.csv and blocks.csv alike):\n  \
-        livingblocks report reports/"
-    )]
+    #[command(after_help = "Examples:\n  \
+        livingblocks report reports/ --diagrams 20     # the report again, more diagrams\n  \
+        livingblocks report reports/ --edited          # after filtering games.csv and blocks.csv alike")]
     Report(ReportArgs),
     /// Draw one position with every method's verdict and the dead stones marked: the way to
     /// look at a row of games.csv or blocks.csv.

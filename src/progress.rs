@@ -126,7 +126,8 @@ pub fn escape_controls(s: &str) -> String {
     out
 }
 
-/// The periodic line of a batch log: inputs done of all, percent, games, rate and ETA.
+/// The periodic line of a batch log: inputs read of all, percent, games written (the rows of
+/// the inputs read so far are written a batch later), rate and ETA.
 fn log_line(s: &RunStats, total: u64, elapsed: Duration) -> String {
     let done = s.inputs.min(total);
     let percent = if total == 0 {
@@ -141,7 +142,7 @@ fn log_line(s: &RunStats, total: u64, elapsed: Duration) -> String {
         clock(Duration::from_secs_f64(left))
     };
     format!(
-        "{done}/{total} inputs ({percent:.1} %), {} games, {} games/s, ETA {eta}",
+        "{done}/{total} inputs read ({percent:.1} %), {} games written, {} games/s, ETA {eta}",
         s.games,
         rate_text(per_second(s.games, elapsed))
     )
@@ -231,9 +232,7 @@ fn rows_and_outputs(err: &mut impl Write, r: &RunReport) {
     } else {
         writeln!(err, " ({})", failed.join(", "))
     };
-    for p in &r.outputs {
-        let _ = writeln!(err, "  wrote {}", p.display());
-    }
+    wrote(&r.outputs);
 }
 
 /// Says what a killed run had left in the output folder, and what became of it.
@@ -267,11 +266,11 @@ pub fn cleared(c: &Cleanup) {
     }
 }
 
-/// Lists the files a `report` command wrote.
+/// Lists the files a command wrote, under its summary line: the same words for every command.
 pub fn wrote(paths: &[std::path::PathBuf]) {
     let mut err = std::io::stderr().lock();
     for p in paths {
-        let _ = writeln!(err, "livingblocks: wrote {}", p.display());
+        let _ = writeln!(err, "  wrote {}", p.display());
     }
 }
 
@@ -313,7 +312,7 @@ mod tests {
         };
         assert_eq!(
             log_line(&s, 1000, Duration::from_secs(100)),
-            "250/1000 inputs (25.0 %), 300 games, 3.0 games/s, ETA 0:05:00"
+            "250/1000 inputs read (25.0 %), 300 games written, 3.0 games/s, ETA 0:05:00"
         );
         let none = RunStats::default();
         assert!(log_line(&none, 10, Duration::from_secs(1)).ends_with("ETA unknown"));

@@ -48,7 +48,7 @@ fn man(mut cmd: clap::Command, out: &mut Vec<u8>) -> std::io::Result<()> {
         }
         let mut part = Vec::new();
         let sub = clap_mangen::Man::new(sc.clone().bin_name(&name));
-        sub.render_synopsis_section(&mut part)?;
+        writeln!(part, ".SH SYNOPSIS\n{}", synopsis(&name, sc))?;
         sub.render_options_section(&mut part)?;
         if let Some(after) = sc.get_after_help() {
             writeln!(
@@ -64,7 +64,54 @@ fn man(mut cmd: clap::Command, out: &mut Vec<u8>) -> std::io::Result<()> {
             .map_or(part.clone(), |p| format!(".SS {p}"));
         out.extend_from_slice(part.as_bytes());
     }
+    writeln!(out, ".SH \"EXIT STATUS\"\nThe same for every command.")?;
+    for (code, meaning) in livingblocks::app::exit::MEANINGS {
+        writeln!(
+            out,
+            ".TP\n\\fB{code}\\fR\n{}",
+            meaning.replace('\\', "\\\\")
+        )?;
+    }
     page.render_version_section(out)
+}
+
+/// A command's synopsis in roff, each option with its value's name (`[-j|--threads N]`),
+/// which clap_mangen's leaves out.
+fn synopsis(name: &str, cmd: &clap::Command) -> String {
+    let esc = |t: &str| t.replace('-', "\\-");
+    let mut line = format!("\\fB{}\\fR", esc(name));
+    for arg in cmd.get_arguments() {
+        let value = arg
+            .get_value_names()
+            .map(|v| {
+                v.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|_| arg.get_action().takes_values());
+        if arg.is_positional() {
+            let v = value.unwrap_or_else(|| arg.get_id().to_string().to_uppercase());
+            let many = matches!(arg.get_num_args(), Some(r) if r.max_values() > 1);
+            let dots = if many { "..." } else { "" };
+            line += &if arg.is_required_set() {
+                format!(" \\fI{v}\\fR{dots}")
+            } else {
+                format!(" [\\fI{v}\\fR{dots}]")
+            };
+            continue;
+        }
+        let mut names = Vec::new();
+        if let Some(c) = arg.get_short() {
+            names.push(format!("\\fB\\-{c}\\fR"));
+        }
+        if let Some(l) = arg.get_long() {
+            names.push(format!("\\fB\\-\\-{}\\fR", esc(l)));
+        }
+        let value = value.map_or(String::new(), |v| format!(" \\fI{v}\\fR"));
+        line += &format!(" [{}{value}]", names.join("|"));
+    }
+    line
 }
 
 #[cfg(test)]
@@ -87,6 +134,22 @@ mod tests {
             for word in ["livingblocks", "analyze", "merge", "estimate"] {
                 assert!(text.contains(word), "{what:?} lacks {word}");
             }
+        }
+    }
+
+    #[test]
+    fn the_man_page_gives_values_in_synopses_and_the_exit_codes() {
+        let mut out = Vec::new();
+        write(Generate::Man, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("[\\fB\\-j\\fR|\\fB\\-\\-threads\\fR \\fIN\\fR]"),
+            "{text}"
+        );
+        assert!(text.contains("\\fB\\-\\-estimate\\fR \\fIWHICH\\fR"));
+        assert!(text.contains(".SH \"EXIT STATUS\""));
+        for (code, _) in livingblocks::app::exit::MEANINGS {
+            assert!(text.contains(&format!("\\fB{code}\\fR")), "{code}");
         }
     }
 }

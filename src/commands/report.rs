@@ -19,6 +19,10 @@ pub fn run(args: &ReportArgs) -> Result<(), AppError> {
         &super::stop_on_signals(),
     )?;
     if !args.quiet {
+        progress::note(&format!(
+            "the report of {} rebuilt from its tables",
+            args.dir.display()
+        ));
         progress::cleared(&rebuilt.stale);
         progress::wrote(&rebuilt.outputs);
     }

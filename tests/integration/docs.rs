@@ -92,7 +92,7 @@ fn the_pandas_example_reads_the_tables_with_the_right_types() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_pandas {
-        eprintln!("skipped: python3 with pandas is not installed (pip install pandas)");
+        crate::util::skip("python3 with pandas is not installed (pip install pandas)");
         return;
     }
     let env = crate::util::TestEnv::new();

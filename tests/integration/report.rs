@@ -153,3 +153,59 @@ fn report_elsewhere_reads_the_runs_own_records() {
     );
     assert!(!drawn());
 }
+
+/// The examples of `report --help` work as written on the folder of a run: the first as it
+/// is, the second after filtering games.csv and blocks.csv alike (here: keeping one game).
+#[test]
+fn the_examples_of_report_help_work() {
+    let env = TestEnv::new();
+    let corpus = crate::util::corpus();
+    for (i, p) in ["Dosaku/042.sgf", "Honinbo_Chihaku/1.sgf"]
+        .iter()
+        .enumerate()
+    {
+        env.write(&format!("g{i}.sgf"), std::fs::read(corpus.join(p)).unwrap());
+    }
+    let o = env.run(&["analyze", "in", "--out", "reports", "-q"]);
+    assert!(o.status.success());
+    let help = String::from_utf8(env.run(&["report", "--help"]).stdout).unwrap();
+    let examples: Vec<Vec<String>> = help
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("livingblocks "))
+        .map(|l| {
+            let args = l.split('#').next().unwrap();
+            args.split_whitespace().map(str::to_string).collect()
+        })
+        .collect();
+    assert_eq!(examples.len(), 2, "{help}");
+    let args: Vec<&str> = examples[0].iter().map(String::as_str).collect();
+    let o = env.run(&args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for table in ["games.csv", "blocks.csv"] {
+        let path = env.dir.path().join("reports").join(table);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: Vec<&str> = text
+            .lines()
+            .enumerate()
+            .filter(|(i, l)| *i == 0 || l.starts_with("g0.sgf"))
+            .map(|(_, l)| l)
+            .collect();
+        std::fs::write(&path, kept.join("\n") + "\n").unwrap();
+    }
+    let args: Vec<&str> = examples[1].iter().map(String::as_str).collect();
+    let o = env.run(&args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let report = env.output("reports", "report.md");
+    assert!(
+        report.contains("changed after the run (`report --edited`): `blocks.csv`, `games.csv`"),
+        "{report}"
+    );
+}

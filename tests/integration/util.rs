@@ -68,8 +68,8 @@ pub fn rows(csv_text: &str) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
-/// A folder of the shared corpora (`../shared/corpus/PATH`), or `None` with a message on
-/// stderr when it is absent: tests that need the large sets skip cleanly without them.
+/// A folder of the shared corpora (`../shared/corpus/PATH`), or `None` when it is absent
+/// (see `skip`): tests that need the large sets skip cleanly without them.
 pub fn shared(path: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus")
@@ -77,9 +77,19 @@ pub fn shared(path: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipped: ../shared/corpus/{path} is absent");
+        skip(&format!("../shared/corpus/{path} is absent"));
         None
     }
+}
+
+/// A test that cannot run here: under CI (`CI` set) it fails, since CI must run every test;
+/// elsewhere it says why on stderr and passes (the build lists such tests: build.rs).
+pub fn skip(why: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "cannot run under CI: {why}"
+    );
+    eprintln!("skipped: {why}");
 }
 
 /// The embedded corpus of the repository.
