@@ -281,8 +281,13 @@ pub fn analyze(
         config.shard.map(|s| s.to_string()),
         &stats,
     );
-    // So that `report DIR` and `merge` find the inputs from any folder they are run in.
-    if let Ok(cwd) = std::env::current_dir() {
+    // So that `report DIR` and `merge` find relative inputs from any folder they are run in.
+    // A list's entries may be relative whatever the list's own path.
+    let relative = config.roots.iter().any(|r| match r {
+        Root::Path(p) => p.is_relative(),
+        Root::List { .. } => true,
+    });
+    if let (true, Ok(cwd)) = (relative, std::env::current_dir()) {
         manifest.set_base(&config.out, &cwd);
     }
     outputs.finish().map_err(write_err)?;

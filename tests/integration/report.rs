@@ -209,3 +209,20 @@ fn the_examples_of_report_help_work() {
         "{report}"
     );
 }
+
+/// A run given absolute paths records no starting folder: its outputs do not depend on where
+/// it was started (a cluster's merge equals one run from anywhere).
+#[test]
+fn absolute_inputs_record_no_starting_folder() {
+    let env = TestEnv::new();
+    env.write("g.sgf", "(;SZ[9]KM[0]RE[B+1];B[cc];W[gg])");
+    let abs = env.input();
+    let o = env.run(&["analyze", abs.to_str().unwrap(), "--out", "out", "-q"]);
+    assert!(o.status.success());
+    assert!(!env.output("out", "manifest.tsv").contains("started_in"));
+    let o = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    assert!(o.status.success());
+    assert!(env
+        .output("out", "manifest.tsv")
+        .contains("started_in\t..\n"));
+}
