@@ -312,27 +312,25 @@ fn score_position(
     Option<score::Estimate>,
 ) {
     let protected = life.benson_alive_points(net, r.board.cell_count());
-    let source = |dead: Vec<Idx>,
-                  c: score::Count,
-                  f: Option<&score::Finished>,
-                  other_start: Option<score::Margins>| {
-        let margins = score::margins_after(&c, r.captures, f, rec);
+    let stones = r.board.count(Color::Black) + r.board.count(Color::White);
+    let source = |dead: &[Idx], settled: &score::Settled| {
+        let margins = settled.margins;
         let margin = margins.under(rec.rules);
         let mut dead: Vec<_> = dead.iter().map(|&i| r.board.point(i)).collect();
         dead.sort_unstable();
-        let stones = r.board.count(Color::Black) + r.board.count(Color::White);
-        let unscorable = f.and_then(|f| score::Unscorable::check(f, dead.len() as u32, stones));
+        let f = settled.finished.as_ref();
+        let c = &settled.count;
         SourceScore {
+            unscorable: f.and_then(|f| score::Unscorable::check(f, dead.len() as u32, stones)),
             dead,
             margin,
-            margin_other_start: other_start.map_or(margin, |m| m.under(rec.rules)),
+            margin_other_start: settled.other_start.map_or(margin, |m| m.under(rec.rules)),
             equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
             margins,
             area: [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
             finished_moves: f.map_or(0, |f| f.moves()),
             unsure: f.map_or_else(score::Unsure::default, |f| f.unsure),
             open: f.map_or(0, |f| f.open),
-            unscorable,
         }
     };
     // Two passes at the end: the players ended the game, and a server counted what they
@@ -341,14 +339,12 @@ fn score_position(
     // Each source's score, with the final status of every stone under it when `status`
     // asks for it (only the best source's is kept).
     let finished = |dead: Vec<Idx>, status: bool| {
-        if ended {
-            let c = score::count(&r.board, &dead);
-            let s = status.then(|| score::final_status(&r.board, &dead, &r.board, &dead));
-            return (source(dead, c, None, None), s);
-        }
-        let (f, c, other) = score::finish_and_count(&r.board, &dead, r.to_move, r.captures, rec);
-        let s = status.then(|| score::final_status(&r.board, &dead, &f.board, &f.dead));
-        (source(dead, c, Some(&f), Some(other)), s)
+        let settled = score::settle(&r.board, &dead, r.to_move, r.captures, rec, ended);
+        let s = status.then(|| match &settled.finished {
+            Some(f) => score::final_status(&r.board, &dead, &f.board, &f.dead),
+            None => score::final_status(&r.board, &dead, &r.board, &dead),
+        });
+        (source(&dead, &settled), s)
     };
     let markup = r
         .has_markup
@@ -407,7 +403,10 @@ fn score_position(
         katago,
         katago_lead: engine.map(|(v, _)| score::engine::lead(v, rec.rules, r.captures)),
         estimate,
-        none: source(Vec::new(), score::count_as_is(&r.board, net), None, None),
+        none: source(
+            &[],
+            &score::Settled::as_is(score::count_as_is(&r.board, net), r.captures, rec),
+        ),
         benson_bounds: bounds,
         suspicious,
         count_contradicts,

@@ -34,8 +34,8 @@ pub struct Look {
     /// Stones the estimate calls dead (it assumes the game is over).
     pub dead_estimate: Vec<Point>,
     /// How a counted game was finished before counting, from the best dead stones (markup,
-    /// else estimate); `None` for a game not counted, a record that ends with two passes,
-    /// and a position before the end.
+    /// else KataGo, else estimate), as a run finishes it; `None` for a game not counted, a
+    /// record that ends with two passes, and a position before the end.
     pub finishing: Option<Finishing>,
     /// The count of the end of the record with the best dead stones, after the finishing
     /// where there is one; `None` before the end.
@@ -176,45 +176,52 @@ pub fn look_judged(
     };
     let info = GameInfo::from_main_line(root);
     let rec = RecordInfo::read(&info);
+    // The count a run makes of the final position with these dead stones: finished first
+    // unless the players ended the game. A game decided otherwise (a resignation) was not
+    // counted by anyone: it is counted as it stands.
     let counted = r.has_markup || rec.counted();
-    let finished = (counted && !r.stopped && r.trailing_passes < 2)
-        .then(|| score::finish_and_count(&r.board, &dead, r.to_move, r.captures, &rec));
-    l.count = (!r.stopped).then(|| {
-        let (territory, margin) = match &finished {
-            Some((f, c, _)) => (
-                score::territory(&f.board, &f.dead),
-                score::margins_after(c, r.captures, Some(f), &rec).under(rec.rules),
-            ),
-            None => (
-                score::territory(&r.board, &dead),
-                score::margins_after(&score::count(&r.board, &dead), r.captures, None, &rec)
-                    .under(rec.rules),
-            ),
+    let settled = (!r.stopped).then(|| {
+        score::settle(
+            &r.board,
+            &dead,
+            r.to_move,
+            r.captures,
+            &rec,
+            !counted || r.trailing_passes >= 2,
+        )
+    });
+    l.count = settled.as_ref().map(|s| {
+        let territory = match &s.finished {
+            Some(f) => score::territory(&f.board, &f.dead),
+            None => score::territory(&r.board, &dead),
         };
         CountMarks {
             source,
             territory: territory.map(|t| points(&r.board, &t)),
-            margin,
+            margin: s.margins.under(rec.rules),
             rules: rec.rules.as_str(),
         }
     });
-    l.finishing = finished.map(|(f, c, other)| Finishing {
-        moves: f
-            .played
-            .iter()
-            .map(|&(c, i, why)| (c, r.board.point(i), why))
-            .collect(),
-        unsure: f.unsure,
-        unsure_at: f
-            .unsure_at
-            .iter()
-            .map(|&i| match r.board.cell(i) {
-                Cell::Stone(c) => (Some(c), r.board.point(i)),
-                _ => (None, r.board.point(i)),
-            })
-            .collect(),
-        margin: score::margins_after(&c, r.captures, Some(&f), &rec).under(rec.rules),
-        margin_other_start: other.under(rec.rules),
+    l.finishing = settled.and_then(|s| {
+        let f = s.finished?;
+        Some(Finishing {
+            moves: f
+                .played
+                .iter()
+                .map(|&(c, i, why)| (c, r.board.point(i), why))
+                .collect(),
+            unsure: f.unsure,
+            unsure_at: f
+                .unsure_at
+                .iter()
+                .map(|&i| match r.board.cell(i) {
+                    Cell::Stone(c) => (Some(c), r.board.point(i)),
+                    _ => (None, r.board.point(i)),
+                })
+                .collect(),
+            margin: s.margins.under(rec.rules),
+            margin_other_start: s.other_start?.under(rec.rules),
+        })
     });
     l.key = (r.illegal.is_none())
         .then(|| crate::go::move_list(root))

@@ -233,6 +233,51 @@ pub fn finish_and_count(
     (f, c, other)
 }
 
+/// One source's dead stones taken to a count: `settle`'s result.
+pub struct Settled {
+    pub count: Count,
+    /// The finish from the side to move; `None` when the players ended the game.
+    pub finished: Option<Finished>,
+    /// The count's margins, and those of the finish from the other side.
+    pub margins: Margins,
+    pub other_start: Option<Margins>,
+}
+
+impl Settled {
+    /// A count of the position as it stands, nothing finished.
+    pub fn as_is(count: Count, taken: [u32; 2], rec: &RecordInfo) -> Settled {
+        Settled {
+            margins: margins_after(&count, taken, None, rec),
+            count,
+            finished: None,
+            other_start: None,
+        }
+    }
+}
+
+/// Counts `board` with `dead` as its dead stones, the one way `analyze` and `show` both do:
+/// as it stands when the players `ended` the game with two passes (a server counted what
+/// they left), else after finishing it from both sides (`finish_and_count`).
+pub fn settle(
+    board: &Board,
+    dead: &[Idx],
+    to_move: Color,
+    taken: [u32; 2],
+    rec: &RecordInfo,
+    ended: bool,
+) -> Settled {
+    if ended {
+        return Settled::as_is(count(board, dead), taken, rec);
+    }
+    let (f, count, other) = finish_and_count(board, dead, to_move, taken, rec);
+    Settled {
+        margins: margins_after(&count, taken, Some(&f), rec),
+        count,
+        finished: Some(f),
+        other_start: Some(other),
+    }
+}
+
 /// RE's margin as Black − White: positive when Black won, 0 for a draw.
 pub fn signed_margin(r: &GameResult) -> Option<f32> {
     match r.winner {

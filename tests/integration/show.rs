@@ -351,3 +351,43 @@ fn show_says_when_its_output_cannot_be_written() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("No space left on device"));
 }
+
+/// `show` counts a game the one way a run does (`score::settle`): on every scored game of
+/// several folders of the committed default run, its margin is games.csv's margin of the
+/// game's `score_source`.
+#[test]
+fn shows_margin_is_the_runs_margin() {
+    let games = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/games.csv"),
+    )
+    .unwrap();
+    let folders = [
+        "Dosaku/",
+        "Hayashi_Genbi/",
+        "Sekiyama_Sendayu/",
+        "Honinbo_Doetsu/",
+    ];
+    let mut compared = 0;
+    for row in rows(&games) {
+        let source = &row["score_source"];
+        if source.is_empty()
+            || source == "none"
+            || !folders.iter().any(|f| row["file"].starts_with(f))
+        {
+            continue;
+        }
+        let bytes = std::fs::read(crate::util::corpus().join(&row["file"])).unwrap();
+        let game: usize = row["game"].parse().unwrap();
+        let l = livingblocks::look::look(&bytes, game, None).unwrap();
+        let count = l.count.expect("a scored game is counted");
+        let shown = count.margin.map(|m| m.to_string()).unwrap_or_default();
+        assert_eq!(
+            shown,
+            row[&format!("margin_{source}")],
+            "{} game {game}, {source}",
+            row["file"]
+        );
+        compared += 1;
+    }
+    assert!(compared > 30, "{compared}");
+}
