@@ -1,5 +1,5 @@
 //! Throughput of each stage on the embedded corpus (games played before 1900), and of the
-//! whole per-file function. Run with `cargo bench`; figures are games (or positions) per second.
+//! whole per-file function. Run with `cargo bench -p livingblocks-benches`; figures are games (or positions) per second.
 
 use std::path::Path;
 
@@ -20,7 +20,7 @@ static GLOBAL: livingblocks::alloc::Mimalloc = livingblocks::alloc::Mimalloc;
 
 /// The first files of the embedded corpus, in path order.
 fn sample(n: usize) -> Vec<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
     let inputs =
         source::collect(&[source::Root::arg(root)]).expect("corpus/ is part of the repository");
     inputs

@@ -16,7 +16,7 @@ use crate::sgf::{self, load::Tree, GameInfo};
 
 /// Which final positions get the dead-stone estimate: it costs more than everything else
 /// per game together.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum EstimateFor {
     /// Games the record says were counted (a margin, a draw) or that carry TB/TW markup.
     #[default]
@@ -38,12 +38,25 @@ impl EstimateFor {
         }
     }
 
+    pub const ALL: [EstimateFor; 3] = [EstimateFor::Counted, EstimateFor::All, EstimateFor::Never];
+
     /// The choice as `--estimate` and the manifest name it.
     pub fn name(self) -> &'static str {
         match self {
             EstimateFor::Counted => "counted",
             EstimateFor::All => "all",
             EstimateFor::Never => "never",
+        }
+    }
+
+    /// What the choice does, in a line.
+    pub fn help(self) -> &'static str {
+        match self {
+            EstimateFor::Counted => {
+                "Games the record says were counted (a margin, a draw) or that carry TB/TW markup"
+            }
+            EstimateFor::All => "Every replayed game, resignations included",
+            EstimateFor::Never => "None: the estimate columns stay empty",
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::builder::ArgPredicate;
+use clap::builder::{ArgPredicate, PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
 use livingblocks::analyze::{EstimateFor, Options};
@@ -149,7 +149,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub strict: bool,
     /// Which games get the dead-stone estimate.
-    #[arg(long, value_name = "WHICH", value_enum, default_value_t = EstimateFor::Counted)]
+    #[arg(long, value_name = "WHICH", default_value = "counted", value_parser = estimate_for())]
     pub estimate: EstimateFor,
     /// Skip files larger than this (a `too_large` row); suffixes K, M, G (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
@@ -301,6 +301,17 @@ pub struct ShowArgs {
     pub ascii: bool,
     #[command(flatten)]
     pub katago: KatagoArgs,
+}
+
+/// `--estimate`'s values, each with its help, from the library's own names.
+fn estimate_for() -> impl TypedValueParser<Value = EstimateFor> {
+    PossibleValuesParser::new(EstimateFor::ALL.map(|e| PossibleValue::new(e.name()).help(e.help())))
+        .map(|name| {
+            EstimateFor::ALL
+                .into_iter()
+                .find(|e| e.name() == name)
+                .expect("clap lets only the possible values through")
+        })
 }
 
 #[cfg(test)]

@@ -263,6 +263,7 @@ fn peak_kib(env: &TestEnv, args: &[&str]) -> u64 {
 /// are held for the sort, under 80 MiB.
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "corpus-sized (a minute): cargo test -- --ignored; CI runs it"]
 fn memory_stays_flat_over_hundreds_of_thousands_of_inputs() {
     use std::io::Write;
     let game = "(;GM[1]SZ[9]KM[6.5]RE[B+R];B[ee];W[cc])";

@@ -49,6 +49,7 @@ fn ours(path: &Path) -> String {
 }
 
 #[test]
+#[ignore = "corpus-sized (minutes): cargo test -- --ignored; CI runs it"]
 fn final_positions_equal_sgfmill_on_every_pro_game() {
     let Some(root) = crate::util::shared("pro/games") else {
         return;

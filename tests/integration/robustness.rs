@@ -213,8 +213,18 @@ fn one_writer_per_output_folder_and_stale_temporaries_go() {
     std::fs::create_dir_all(env.dir.path().join("out")).unwrap();
     let stale = env.dir.path().join("out/games.csv.Zq81xK.tmp");
     std::fs::write(&stale, "half a table").unwrap();
+    // Without the estimate: the run need only last until the second one tries.
     let first = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(["analyze", "in", "--out", "out", "-j", "1"])
+        .args([
+            "analyze",
+            "in",
+            "--out",
+            "out",
+            "-j",
+            "1",
+            "--estimate",
+            "never",
+        ])
         .current_dir(env.dir.path())
         .stderr(std::process::Stdio::piped())
         .spawn()
