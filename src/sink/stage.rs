@@ -236,15 +236,16 @@ impl Stage {
             let _ = std::fs::remove_file(out.join(JOURNAL));
             next()
         })();
-        drop(held);
         match result {
             Err(CommitError::Halted) => {
                 self.armed = false;
                 Err(CommitError::Halted)
             }
             Err(e) => {
-                // Stopped or failed before the manifest landed: back to the old outputs.
+                // Stopped or failed before the manifest landed: back to the old outputs,
+                // with the list still held, so that a second signal waits for them.
                 let _ = recover_steps(&self.out, &|_| false);
+                drop(held);
                 Err(e)
             }
             Ok(()) => {
