@@ -178,13 +178,16 @@ fn the_examples_of_report_help_work() {
         })
         .collect();
     assert_eq!(examples.len(), 2, "{help}");
-    let args: Vec<&str> = examples[0].iter().map(String::as_str).collect();
-    let o = env.run(&args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let run_example = |k: usize| {
+        let args: Vec<&str> = examples[k].iter().map(String::as_str).collect();
+        let o = env.run(&args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run_example(0);
     for table in ["games.csv", "blocks.csv"] {
         let path = env.dir.path().join("reports").join(table);
         let text = std::fs::read_to_string(&path).unwrap();
@@ -196,13 +199,7 @@ fn the_examples_of_report_help_work() {
             .collect();
         std::fs::write(&path, kept.join("\n") + "\n").unwrap();
     }
-    let args: Vec<&str> = examples[1].iter().map(String::as_str).collect();
-    let o = env.run(&args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    run_example(1);
     let report = env.output("reports", "report.md");
     assert!(
         report.contains("changed after the run (`report --edited`): `blocks.csv`, `games.csv`"),
