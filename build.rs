@@ -23,8 +23,10 @@ fn main() {
     if !python_has("sgfmill") {
         skips.push("the sgfmill cross-checks: python3 has no sgfmill (pip install sgfmill)");
     }
-    if !python_has("pandas") {
-        skips.push("docs/outputs.md's pandas example: python3 has no pandas (pip install pandas)");
+    if !python_has("pandas, polars") {
+        skips.push(
+            "docs/outputs.md's loaders: python3 lacks pandas or polars (pip install pandas polars)",
+        );
     }
     for s in skips {
         println!("cargo:warning=cargo test skips {s}");

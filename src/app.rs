@@ -14,6 +14,7 @@ use crate::row::{FileAnalysis, GameRow, Status};
 use crate::score::engine::{EngineAnswer, EngineQuery};
 use crate::sink::{stage, Cleanup, CommitError, Manifest, OutputLock, Outputs, RunStats, Stage};
 use crate::source::{self, Input, Member, Root, Shard, Unit};
+use crate::sum::Summable;
 
 /// A validated `analyze` request: no CLI types past this point.
 #[derive(Clone, Debug)]
@@ -593,7 +594,7 @@ impl Batcher<'_> {
             }
             let mut s = RunStats::of_file(*bytes, analysis);
             s.files = u64::from(first_of_file);
-            self.stats += &s;
+            self.stats.add_all(&s);
         }
         self.progress.advance(&self.stats);
         Ok(())

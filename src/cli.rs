@@ -105,6 +105,9 @@ pub struct GenerateArgs {
 pub enum Generate {
     /// The man page (roff), for `man -l` or a man folder.
     Man,
+    /// The type of every column of every table (int, float or text), as JSON: the map a
+    /// loader gives pandas or polars so that every run loads with the same types.
+    Dtypes,
     CompleteBash,
     CompleteZsh,
     CompleteFish,

@@ -30,3 +30,4 @@ pub mod score;
 pub mod sgf;
 pub mod sink;
 pub mod source;
+pub mod sum;

@@ -16,6 +16,7 @@ use crate::sink::manifest::MUST_AGREE;
 use crate::sink::stage::Digesting;
 use crate::sink::{stage, tables, Manifest, OutputLock, RunStats, Stage, Table};
 use crate::source::Shard;
+use crate::sum::Summable;
 
 /// Merges shard folders into `out`.
 pub fn merge(
@@ -69,7 +70,7 @@ pub fn merge(
     }
     let mut stats = RunStats::default();
     for m in &manifests {
-        stats += &m.totals().map_err(AppError::Config)?;
+        stats.add_all(&m.totals().map_err(AppError::Config)?);
     }
     let mut merged = manifests[0].clone();
     merged.entries.insert("shard".into(), "all".into());
@@ -384,11 +385,14 @@ mod tests {
         assert!(!same_paths(Some("src"), Some("src tests")));
     }
 
+    fn chain_header() -> Vec<&'static str> {
+        crate::sink::schema::names(crate::sink::CHAIN_COLUMNS)
+    }
+
     /// Writes chains.csv with `rows` (a `file` each) into `dir`, and a manifest that says
     /// `recorded` is its content and `shard` its shard.
     fn shard_table(dir: &Path, shard: &str, rows: &[&str], recorded: &str) -> Manifest {
-        let columns = crate::sink::CHAIN_COLUMNS;
-        let mut text = columns.join(",") + "\n";
+        let mut text = chain_header().join(",") + "\n";
         for r in rows {
             text += &format!("{r},0,B,aa,1,w0,1,1,1\n");
         }
@@ -420,7 +424,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let (a, b) = (names_of(0), names_of(1));
         let table = |rows: &[&String]| {
-            let mut t = crate::sink::CHAIN_COLUMNS.join(",") + "\n";
+            let mut t = chain_header().join(",") + "\n";
             for r in rows {
                 t += &format!("{r},0,B,aa,1,w0,1,1,1\n");
             }
@@ -429,12 +433,12 @@ mod tests {
         let dirs = [tmp.path().join("s0"), tmp.path().join("s1")];
         let run = |manifests: &[Manifest]| {
             let out = tmp.path().join("out.csv");
-            let mut t = Table::create(&out, crate::sink::CHAIN_COLUMNS).unwrap();
+            let mut t = Table::create(&out, &chain_header()).unwrap();
             merge_table(
                 &dirs,
                 manifests,
                 "chains.csv",
-                crate::sink::CHAIN_COLUMNS,
+                &chain_header(),
                 &mut t,
                 None,
             )

@@ -20,6 +20,7 @@ pub fn write(what: Generate, out: &mut Vec<u8>) -> std::io::Result<()> {
     let mut cmd = Cli::command();
     let shell = match what {
         Generate::Man => return man(cmd, out),
+        Generate::Dtypes => return dtypes(out),
         Generate::CompleteBash => Shell::Bash,
         Generate::CompleteZsh => Shell::Zsh,
         Generate::CompleteFish => Shell::Fish,
@@ -27,6 +28,22 @@ pub fn write(what: Generate, out: &mut Vec<u8>) -> std::io::Result<()> {
         Generate::CompleteElvish => Shell::Elvish,
     };
     clap_complete::generate(shell, &mut cmd, "livingblocks", out);
+    Ok(())
+}
+
+/// `{"games.csv": {"file": "text", ...}, ...}`: the tables' columns in order with their types,
+/// from the schema the writers use.
+fn dtypes(out: &mut Vec<u8>) -> std::io::Result<()> {
+    let mut tables = serde_json::Map::new();
+    for (table, fields) in livingblocks::sink::schemas() {
+        let columns = fields
+            .iter()
+            .map(|f| (f.name.to_string(), f.kind.name().into()))
+            .collect();
+        tables.insert(table.to_string(), serde_json::Value::Object(columns));
+    }
+    serde_json::to_writer_pretty(&mut *out, &tables)?;
+    out.push(b'\n');
     Ok(())
 }
 
@@ -117,6 +134,23 @@ fn synopsis(name: &str, cmd: &clap::Command) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_dtype_map_is_the_writers_schema() {
+        let mut out = Vec::new();
+        write(Generate::Dtypes, &mut out).unwrap();
+        let map: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        for (table, fields) in livingblocks::sink::schemas() {
+            let columns = map[table].as_object().unwrap();
+            assert_eq!(columns.len(), fields.len(), "{table}");
+            for f in fields {
+                assert_eq!(columns[f.name], f.kind.name(), "{table} {}", f.name);
+            }
+        }
+        assert_eq!(map["games.csv"]["margin"], "float");
+        assert_eq!(map["games.csv"]["KM"], "text");
+        assert_eq!(map["big_eyes.csv"]["eye_shape"], "text");
+    }
 
     #[test]
     fn every_kind_names_the_commands() {

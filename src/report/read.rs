@@ -15,21 +15,32 @@ use super::ReportError;
 use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
 use crate::score::{DeadSource, FinalStatus, PerSource};
+use crate::sink::{schemas, Field, Kind};
 
 type Reader = csv::Reader<Box<dyn Read>>;
 
-/// A table's header: column names to positions, looked up once per table, not per row.
+/// A table's header: column names to positions and to the types the writer's schema gives
+/// them, looked up once per table, not per row. A column the schema does not know cannot be
+/// read.
 pub(super) struct Columns {
     table: &'static str,
-    index: HashMap<String, usize>,
+    index: HashMap<String, Col>,
 }
 
 impl Columns {
     pub(super) fn new<'a>(table: &'static str, names: impl IntoIterator<Item = &'a str>) -> Self {
+        let schema: Vec<Field> = schemas()
+            .into_iter()
+            .find(|(name, _)| *name == table)
+            .map(|(_, fields)| fields)
+            .unwrap_or_default();
         let index = names
             .into_iter()
             .enumerate()
-            .map(|(i, h)| (h.to_string(), i))
+            .filter_map(|(i, h)| {
+                let field = schema.iter().find(|f| f.name == h)?;
+                Some((h.to_string(), Col(i, field.kind)))
+            })
             .collect();
         Columns { table, index }
     }
@@ -37,7 +48,7 @@ impl Columns {
     fn col(&self, name: &str) -> Result<Col, ReportError> {
         self.index
             .get(name)
-            .map(|&i| Col(i))
+            .copied()
             .ok_or_else(|| ReportError::Column {
                 table: self.table,
                 column: name.to_string(),
@@ -45,7 +56,7 @@ impl Columns {
     }
 
     fn cols<const N: usize>(&self, names: [&str; N]) -> Result<[Col; N], ReportError> {
-        let mut out = [Col(0); N];
+        let mut out = [Col(0, Kind::Text); N];
         for (o, n) in out.iter_mut().zip(names) {
             *o = self.col(n)?;
         }
@@ -60,9 +71,10 @@ impl Columns {
     }
 }
 
-/// One column of a table.
-#[derive(Clone, Copy)]
-struct Col(usize);
+/// One column of a table, and the type its values are written with. Each reader below reads
+/// one type; debug builds check that the schema agrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Col(usize, Kind);
 
 impl Col {
     fn get(self, row: &csv::StringRecord) -> &str {
@@ -74,15 +86,18 @@ impl Col {
     }
 
     fn num(self, row: &csv::StringRecord) -> u64 {
+        debug_assert_eq!(self.1, Kind::Int, "column {} read as a number", self.0);
         self.get(row).parse().unwrap_or(0)
     }
 
     fn flag(self, row: &csv::StringRecord) -> bool {
+        debug_assert_eq!(self.1, Kind::Int, "column {} read as a flag", self.0);
         self.get(row) == "1"
     }
 
     /// A margin: the tables write f32s, read back here as the typed rows widen them.
     fn margin(self, row: &csv::StringRecord) -> Option<f64> {
+        debug_assert_eq!(self.1, Kind::Float, "column {} read as a margin", self.0);
         self.get(row).parse::<f32>().ok().map(f64::from)
     }
 
@@ -204,7 +219,7 @@ impl GameCols {
         let dead_katago = c.col("dead_katago")?;
         let katago_lead = c.col("margin_katago_lead")?;
         let dt = c.col("DT")?;
-        let mut margins = PerSource([[Col(0); 3]; 4]);
+        let mut margins = PerSource([[Col(0, Kind::Text); 3]; 4]);
         for s in DeadSource::ALL {
             let n = s.name();
             margins[s] = [
@@ -329,7 +344,7 @@ impl BlockCols {
     pub(super) fn of(c: &Columns) -> Result<BlockCols, ReportError> {
         let [file, game, colour, anchor, stones] =
             c.cols(["file", "game", "colour", "anchor", "stones"])?;
-        let mut alive = PerMethod([Col(0); 5]);
+        let mut alive = PerMethod([Col(0, Kind::Text); 5]);
         for m in Method::ALL {
             alive[m] = c.col(m.name())?;
         }

@@ -1,9 +1,8 @@
 //! The report's totals: one summable `Tally`, filled game by game from `Facts`, whether a run
 //! feeds it from its typed rows as it writes them or `report DIR` and `merge` feed it from a
-//! folder's tables (`read`). Per-part tallies add up (`+=`) to the tally of the whole.
+//! folder's tables (`read`). Per-part tallies add up (`Summable`) to the tally of the whole.
 
 use std::collections::BTreeMap;
-use std::ops::AddAssign;
 
 use super::facts::{
     BigEyeFacts, BlockFacts, ChainFacts, Ending, Era, GameFacts, ReplayedFacts, ScoreFacts,
@@ -12,6 +11,7 @@ use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
 use crate::row::FileAnalysis;
 use crate::score::{DeadSource, FinalStatus, PerSource};
+use crate::sum::{summable, Same, Summable};
 
 /// Sums per ending, and over all games.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -31,57 +31,40 @@ impl<T> ByEnding<T> {
     }
 }
 
-impl<T: for<'a> AddAssign<&'a T>> AddAssign<&ByEnding<T>> for ByEnding<T> {
-    fn add_assign(&mut self, o: &ByEnding<T>) {
-        for (a, b) in self.groups.iter_mut().zip(&o.groups) {
-            *a += b;
-        }
-        self.all += &o.all;
+impl<T: Summable> Summable for ByEnding<T> {
+    fn add_all(&mut self, other: &Self) {
+        self.groups.add_all(&other.groups);
+        self.all.add_all(&other.all);
     }
 }
 
-/// Life totals of one group of games, per colour (index: Black 0, White 1).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LifeSums {
-    pub games: u64,
-    pub blocks: [u64; 2],
-    pub stones: [u64; 2],
-    pub alive_blocks: PerMethod<[u64; 2]>,
-    pub alive_stones: PerMethod<[u64; 2]>,
-    pub benson_territory: [u64; 2],
-}
-
-fn add2<const N: usize>(a: &mut [u64; N], b: &[u64; N]) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
+summable! {
+    /// Life totals of one group of games, per colour (index: Black 0, White 1).
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct LifeSums {
+        pub games: u64,
+        pub blocks: [u64; 2],
+        pub stones: [u64; 2],
+        pub alive_blocks: PerMethod<[u64; 2]>,
+        pub alive_stones: PerMethod<[u64; 2]>,
+        pub benson_territory: [u64; 2],
     }
 }
 
-impl AddAssign<&LifeSums> for LifeSums {
-    fn add_assign(&mut self, o: &LifeSums) {
-        self.games += o.games;
-        add2(&mut self.blocks, &o.blocks);
-        add2(&mut self.stones, &o.stones);
-        for m in Method::ALL {
-            add2(&mut self.alive_blocks[m], &o.alive_blocks[m]);
-            add2(&mut self.alive_stones[m], &o.alive_stones[m]);
-        }
-        add2(&mut self.benson_territory, &o.benson_territory);
+summable! {
+    /// Blocks against their status at the end of the game (blocks.csv `final`).
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct FinalSums {
+        /// Blocks and stones by final status, in `FinalStatus::ALL` order.
+        pub blocks: [u64; 3],
+        pub stones: [u64; 3],
+        /// Per method: blocks and stones that lived to the end (alive or seki) and that the
+        /// method proves alive.
+        pub proven_blocks: PerMethod<u64>,
+        pub proven_stones: PerMethod<u64>,
+        /// Per method: blocks it calls alive that died.
+        pub died: PerMethod<u64>,
     }
-}
-
-/// Blocks against their status at the end of the game (blocks.csv `final`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FinalSums {
-    /// Blocks and stones by final status, in `FinalStatus::ALL` order.
-    pub blocks: [u64; 3],
-    pub stones: [u64; 3],
-    /// Per method: blocks and stones that lived to the end (alive or seki) and that the
-    /// method proves alive.
-    pub proven_blocks: PerMethod<u64>,
-    pub proven_stones: PerMethod<u64>,
-    /// Per method: blocks it calls alive that died.
-    pub died: PerMethod<u64>,
 }
 
 impl FinalSums {
@@ -107,18 +90,6 @@ impl FinalSums {
     }
 }
 
-impl AddAssign<&FinalSums> for FinalSums {
-    fn add_assign(&mut self, o: &FinalSums) {
-        add2(&mut self.blocks, &o.blocks);
-        add2(&mut self.stones, &o.stones);
-        for m in Method::ALL {
-            self.proven_blocks[m] += o.proven_blocks[m];
-            self.proven_stones[m] += o.proven_stones[m];
-            self.died[m] += o.died[m];
-        }
-    }
-}
-
 /// A block a method calls alive that died by the end of the game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Died {
@@ -130,45 +101,30 @@ pub struct Died {
     pub alive: PerMethod<bool>,
 }
 
-/// Margins of one dead-stone source compared with RE.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SourceSums {
-    pub compared: u64,
-    pub exact: u64,
-    /// Games within one point of RE, the exact ones included.
-    pub within_one: u64,
-    pub same_winner: u64,
-    /// The same three over the scorable games only (no `unscorable` reason).
-    pub scorable: u64,
-    pub scorable_exact: u64,
-    pub scorable_within_one: u64,
-    /// The same three over the scorable games whose finish is sure (no `finish_unsure`
-    /// flag with the best dead stones).
-    pub sure: u64,
-    pub sure_exact: u64,
-    pub sure_within_one: u64,
-    /// Computed − recorded margin, rounded to whole points.
-    pub error: BTreeMap<i32, u32>,
-    /// `(compared, exact)` by rules, by board size and by era.
-    pub by_rules: BTreeMap<String, (u64, u64)>,
-    pub by_size: BTreeMap<String, (u64, u64)>,
-    pub by_era: BTreeMap<Era, (u64, u64)>,
-}
-
-fn add_map<K: Ord + Clone, V: Default + AddAssign + Copy>(
-    a: &mut BTreeMap<K, V>,
-    b: &BTreeMap<K, V>,
-) {
-    for (k, v) in b {
-        *a.entry(k.clone()).or_default() += *v;
-    }
-}
-
-fn add_pairs<K: Ord + Clone>(a: &mut BTreeMap<K, (u64, u64)>, b: &BTreeMap<K, (u64, u64)>) {
-    for (k, v) in b {
-        let e = a.entry(k.clone()).or_default();
-        e.0 += v.0;
-        e.1 += v.1;
+summable! {
+    /// Margins of one dead-stone source compared with RE.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct SourceSums {
+        pub compared: u64,
+        pub exact: u64,
+        /// Games within one point of RE, the exact ones included.
+        pub within_one: u64,
+        pub same_winner: u64,
+        /// The same three over the scorable games only (no `unscorable` reason).
+        pub scorable: u64,
+        pub scorable_exact: u64,
+        pub scorable_within_one: u64,
+        /// The same three over the scorable games whose finish is sure (no `finish_unsure`
+        /// flag with the best dead stones).
+        pub sure: u64,
+        pub sure_exact: u64,
+        pub sure_within_one: u64,
+        /// Computed − recorded margin, rounded to whole points.
+        pub error: BTreeMap<i32, u32>,
+        /// `(compared, exact)` by rules, by board size and by era.
+        pub by_rules: BTreeMap<String, (u64, u64)>,
+        pub by_size: BTreeMap<String, (u64, u64)>,
+        pub by_era: BTreeMap<Era, (u64, u64)>,
     }
 }
 
@@ -203,42 +159,25 @@ impl SourceSums {
     }
 }
 
-impl AddAssign<&SourceSums> for SourceSums {
-    fn add_assign(&mut self, o: &SourceSums) {
-        self.compared += o.compared;
-        self.exact += o.exact;
-        self.within_one += o.within_one;
-        self.same_winner += o.same_winner;
-        self.scorable += o.scorable;
-        self.scorable_exact += o.scorable_exact;
-        self.scorable_within_one += o.scorable_within_one;
-        self.sure += o.sure;
-        self.sure_exact += o.sure_exact;
-        self.sure_within_one += o.sure_within_one;
-        add_map(&mut self.error, &o.error);
-        add_pairs(&mut self.by_rules, &o.by_rules);
-        add_pairs(&mut self.by_size, &o.by_size);
-        add_pairs(&mut self.by_era, &o.by_era);
+summable! {
+    /// The estimate's dead stones against the markup's, in games that have both.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct DeadSums {
+        pub games: u64,
+        /// Games where the two sets are the same.
+        pub exact: u64,
+        /// Stones both call dead, only the estimate does, only the reference (the markup, or
+        /// KataGo) does.
+        pub both: u64,
+        pub estimate_only: u64,
+        pub reference_only: u64,
+        /// Games whose markup leaves hopeless blocks standing (games.csv `markup_doubt`), and
+        /// the exact matches among the others.
+        pub doubtful: u64,
+        pub exact_undoubted: u64,
+        /// The games where they differ, in table order.
+        pub differing: Vec<DeadDiff>,
     }
-}
-
-/// The estimate's dead stones against the markup's, in games that have both.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DeadSums {
-    pub games: u64,
-    /// Games where the two sets are the same.
-    pub exact: u64,
-    /// Stones both call dead, only the estimate does, only the reference (the markup, or
-    /// KataGo) does.
-    pub both: u64,
-    pub estimate_only: u64,
-    pub reference_only: u64,
-    /// Games whose markup leaves hopeless blocks standing (games.csv `markup_doubt`), and
-    /// the exact matches among the others.
-    pub doubtful: u64,
-    pub exact_undoubted: u64,
-    /// The games where they differ, in table order.
-    pub differing: Vec<DeadDiff>,
 }
 
 /// One game whose estimate differs from its reference (the markup, or KataGo): the points
@@ -283,19 +222,6 @@ impl DeadSums {
                 reference_only,
             });
         }
-    }
-}
-
-impl AddAssign<&DeadSums> for DeadSums {
-    fn add_assign(&mut self, o: &DeadSums) {
-        self.games += o.games;
-        self.exact += o.exact;
-        self.both += o.both;
-        self.estimate_only += o.estimate_only;
-        self.reference_only += o.reference_only;
-        self.doubtful += o.doubtful;
-        self.exact_undoubted += o.exact_undoubted;
-        self.differing.extend(o.differing.iter().cloned());
     }
 }
 
@@ -350,83 +276,122 @@ pub struct Suspicious {
 /// A chain word with its kind: `(word, closed, alive by the grammar)`.
 pub type ChainKind = (String, bool, bool);
 
-/// Chains of one kind.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub struct ChainSums {
-    pub chains: u64,
-    /// Chains whose every block mp95 (mpfix) calls alive.
-    pub mp95_all: u64,
-    pub mpfix_all: u64,
+summable! {
+    /// Chains of one kind.
+    #[derive(Copy, Clone, Debug, Default, PartialEq)]
+    pub struct ChainSums {
+        pub chains: u64,
+        /// Chains whose every block mp95 (mpfix) calls alive.
+        pub mp95_all: u64,
+        pub mpfix_all: u64,
+    }
 }
 
-/// Big eyes of one size and shape.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub struct EyeSums {
-    pub eyes: u64,
-    /// The shape's worth in eyes with the owner to move and with the opponent to move.
-    pub worth: (u32, u32),
-    /// Eyes whose shape is in the paper's Tab. 2.
-    pub classified: u64,
+summable! {
+    /// Big eyes of one size and shape.
+    #[derive(Copy, Clone, Debug, Default, PartialEq)]
+    pub struct EyeSums {
+        pub eyes: u64,
+        /// The shape's worth in eyes with the owner to move and with the opponent to move.
+        pub worth: Same<(u32, u32)>,
+        /// Eyes whose shape is in the paper's Tab. 2.
+        pub classified: u64,
+    }
 }
 
-/// Everything the report shows.
+summable! {
+    /// Everything the report shows.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Tally {
+        pub rows: u64,
+        pub files: Files,
+        pub status: BTreeMap<String, u64>,
+        pub sizes: BTreeMap<String, u64>,
+        /// `(how, winner)` of the games with an RE.
+        pub endings: BTreeMap<(String, String), u64>,
+        pub encodings: BTreeMap<String, u64>,
+        pub rules: BTreeMap<String, u64>,
+        pub suicides: u64,
+        pub ko_retakes: u64,
+        pub setup_games: u64,
+        /// Games that repeat an earlier one, by how: counted here and nowhere else.
+        pub duplicates: BTreeMap<DuplicateKind, u64>,
+        pub markup_games: u64,
+        pub re_present: u64,
+        pub re_parsed: u64,
+        pub re_margin: u64,
+        /// Raw REs that matched no known form, with their counts.
+        pub re_unparsed: BTreeMap<String, u64>,
+        pub life: ByEnding<LifeSums>,
+        /// `agreement[a][b]`: blocks alive under both methods a and b.
+        pub agreement: PerMethod<PerMethod<u64>>,
+        pub not_benson: Vec<NotBenson>,
+        pub sources: PerSource<SourceSums>,
+        /// KataGo's own lead on the grid of margins (`margin_katago_lead`), counted as a source.
+        pub katago_lead: SourceSums,
+        /// The estimate's dead stones against the markup's, and against KataGo's.
+        pub dead: DeadSums,
+        pub dead_katago: DeadSums,
+        /// Estimate's winner against RE's for resigned games: `(games, agreeing)`.
+        pub resign_winner: (u64, u64),
+        pub suspicious: Vec<Suspicious>,
+        pub contradicted: Vec<Contradicted>,
+        /// Games checked for an area count of RE (`re_no_area_count` filled), and those whose RE
+        /// is none.
+        pub area_checked: u64,
+        pub no_area_count: Vec<NoAreaCount>,
+        /// Benson-proven points (stones and territory) and area scores, per colour.
+        pub proven: [u64; 2],
+        pub area: [u64; 2],
+        pub chains: BTreeMap<ChainKind, ChainSums>,
+        /// By `(size, shape)`.
+        pub big_eyes: BTreeMap<(u32, String), EyeSums>,
+        /// Blocks against their final status: all, by ending, by era.
+        pub finals: FinalSums,
+        pub finals_by_ending: BTreeMap<Ending, FinalSums>,
+        pub finals_by_era: BTreeMap<Era, FinalSums>,
+        pub died: Vec<Died>,
+        /// Blocks judged by a reference (markup, KataGo) with the estimate's `dead_share`, by
+        /// tenths of it: `(blocks, those the reference calls dead)`.
+        pub calibration: [(u64, u64); CALIBRATION_BINS],
+    }
+}
+
+/// Files, each counted once, even one whose rows two summed tallies share.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Tally {
-    pub rows: u64,
-    pub files: u64,
-    /// The first and last `file` added: a file split between two tallies is counted once
-    /// when they are summed.
-    first_file: Option<String>,
-    last_file: Option<String>,
-    pub status: BTreeMap<String, u64>,
-    pub sizes: BTreeMap<String, u64>,
-    /// `(how, winner)` of the games with an RE.
-    pub endings: BTreeMap<(String, String), u64>,
-    pub encodings: BTreeMap<String, u64>,
-    pub rules: BTreeMap<String, u64>,
-    pub suicides: u64,
-    pub ko_retakes: u64,
-    pub setup_games: u64,
-    /// Games that repeat an earlier one, by how: counted here and nowhere else.
-    pub duplicates: BTreeMap<DuplicateKind, u64>,
-    pub markup_games: u64,
-    pub re_present: u64,
-    pub re_parsed: u64,
-    pub re_margin: u64,
-    /// Raw REs that matched no known form, with their counts.
-    pub re_unparsed: BTreeMap<String, u64>,
-    pub life: ByEnding<LifeSums>,
-    /// `agreement[a][b]`: blocks alive under both methods a and b.
-    pub agreement: PerMethod<PerMethod<u64>>,
-    pub not_benson: Vec<NotBenson>,
-    pub sources: PerSource<SourceSums>,
-    /// KataGo's own lead on the grid of margins (`margin_katago_lead`), counted as a source.
-    pub katago_lead: SourceSums,
-    /// The estimate's dead stones against the markup's, and against KataGo's.
-    pub dead: DeadSums,
-    pub dead_katago: DeadSums,
-    /// Estimate's winner against RE's for resigned games: `(games, agreeing)`.
-    pub resign_winner: (u64, u64),
-    pub suspicious: Vec<Suspicious>,
-    pub contradicted: Vec<Contradicted>,
-    /// Games checked for an area count of RE (`re_no_area_count` filled), and those whose RE
-    /// is none.
-    pub area_checked: u64,
-    pub no_area_count: Vec<NoAreaCount>,
-    /// Benson-proven points (stones and territory) and area scores, per colour.
-    pub proven: [u64; 2],
-    pub area: [u64; 2],
-    pub chains: BTreeMap<ChainKind, ChainSums>,
-    /// By `(size, shape)`.
-    pub big_eyes: BTreeMap<(u32, String), EyeSums>,
-    /// Blocks against their final status: all, by ending, by era.
-    pub finals: FinalSums,
-    pub finals_by_ending: BTreeMap<Ending, FinalSums>,
-    pub finals_by_era: BTreeMap<Era, FinalSums>,
-    pub died: Vec<Died>,
-    /// Blocks judged by a reference (markup, KataGo) with the estimate's `dead_share`, by
-    /// tenths of it: `(blocks, those the reference calls dead)`.
-    pub calibration: [(u64, u64); CALIBRATION_BINS],
+pub struct Files {
+    pub count: u64,
+    /// The first and last file added.
+    first: Option<String>,
+    last: Option<String>,
+}
+
+impl Files {
+    /// Adds a row of `file`; rows come file by file.
+    fn add(&mut self, file: &str) {
+        if self.last.as_deref() != Some(file) {
+            self.count += 1;
+            if self.first.is_none() {
+                self.first = Some(file.to_string());
+            }
+            self.last = Some(file.to_string());
+        }
+    }
+}
+
+impl Summable for Files {
+    fn add_all(&mut self, other: &Self) {
+        self.count += other.count;
+        if other.first.is_some() && other.first == self.last {
+            self.count -= 1;
+        }
+        if self.first.is_none() {
+            self.first.clone_from(&other.first);
+        }
+        if other.last.is_some() {
+            self.last.clone_from(&other.last);
+        }
+    }
 }
 
 /// Bins of `dead_share`, a tenth wide (the last holds 1 too).
@@ -441,13 +406,7 @@ impl Tally {
     /// Adds one games.csv row.
     pub fn add_game(&mut self, g: &GameFacts) {
         self.rows += 1;
-        if self.last_file.as_deref() != Some(g.file.as_str()) {
-            self.files += 1;
-            if self.first_file.is_none() {
-                self.first_file = Some(g.file.clone());
-            }
-            self.last_file = Some(g.file.clone());
-        }
+        self.files.add(&g.file);
         *self.status.entry(g.status.clone()).or_default() += 1;
         if !g.encoding.is_empty() {
             *self.encodings.entry(g.encoding.clone()).or_default() += 1;
@@ -478,7 +437,7 @@ impl Tally {
         }
         for l in self.life.both(Ending::of(&r.how)) {
             l.games += 1;
-            add2(&mut l.benson_territory, &r.benson_territory);
+            l.benson_territory.add_all(&r.benson_territory);
         }
         if let Some(s) = &r.score {
             self.add_score(g, s);
@@ -647,7 +606,7 @@ impl Tally {
             .big_eyes
             .entry((e.size, e.shape.clone()))
             .or_insert_with(|| EyeSums {
-                worth: e.worth,
+                worth: Same(e.worth),
                 ..EyeSums::default()
             });
         s.eyes += 1;
@@ -663,7 +622,7 @@ impl Tally {
             out.push((m.to_string(), c.to_string(), k.to_string(), v));
         };
         push("rows", "", "", self.rows);
-        push("files", "", "", self.files);
+        push("files", "", "", self.files.count);
         for (s, n) in &self.status {
             push("games", "", &format!("status:{s}"), *n);
         }
@@ -826,84 +785,6 @@ impl Tally {
             for e in &g.big_eyes {
                 self.add_big_eye(&BigEyeFacts::of(e));
             }
-        }
-    }
-}
-
-impl AddAssign<&Tally> for Tally {
-    /// The tally of `self`'s rows followed by `o`'s.
-    fn add_assign(&mut self, o: &Tally) {
-        self.rows += o.rows;
-        self.files += o.files;
-        if o.first_file.is_some() && o.first_file == self.last_file {
-            self.files -= 1;
-        }
-        if self.first_file.is_none() {
-            self.first_file.clone_from(&o.first_file);
-        }
-        if o.last_file.is_some() {
-            self.last_file.clone_from(&o.last_file);
-        }
-        add_map(&mut self.status, &o.status);
-        add_map(&mut self.sizes, &o.sizes);
-        add_map(&mut self.endings, &o.endings);
-        add_map(&mut self.encodings, &o.encodings);
-        add_map(&mut self.rules, &o.rules);
-        self.suicides += o.suicides;
-        self.ko_retakes += o.ko_retakes;
-        self.setup_games += o.setup_games;
-        add_map(&mut self.duplicates, &o.duplicates);
-        for (a, b) in self.calibration.iter_mut().zip(&o.calibration) {
-            a.0 += b.0;
-            a.1 += b.1;
-        }
-        self.markup_games += o.markup_games;
-        self.re_present += o.re_present;
-        self.re_parsed += o.re_parsed;
-        self.re_margin += o.re_margin;
-        add_map(&mut self.re_unparsed, &o.re_unparsed);
-        self.life += &o.life;
-        for a in Method::ALL {
-            for b in Method::ALL {
-                self.agreement[a][b] += o.agreement[a][b];
-            }
-        }
-        self.not_benson.extend(o.not_benson.iter().cloned());
-        for s in DeadSource::ALL {
-            self.sources[s] += &o.sources[s];
-        }
-        self.katago_lead += &o.katago_lead;
-        self.dead += &o.dead;
-        self.dead_katago += &o.dead_katago;
-        self.resign_winner.0 += o.resign_winner.0;
-        self.resign_winner.1 += o.resign_winner.1;
-        self.suspicious.extend(o.suspicious.iter().cloned());
-        self.contradicted.extend(o.contradicted.iter().cloned());
-        self.area_checked += o.area_checked;
-        self.no_area_count.extend(o.no_area_count.iter().cloned());
-        self.finals += &o.finals;
-        for (k, v) in &o.finals_by_ending {
-            *self.finals_by_ending.entry(*k).or_default() += v;
-        }
-        for (k, v) in &o.finals_by_era {
-            *self.finals_by_era.entry(*k).or_default() += v;
-        }
-        self.died.extend(o.died.iter().cloned());
-        add2(&mut self.proven, &o.proven);
-        add2(&mut self.area, &o.area);
-        for (k, v) in &o.chains {
-            let e = self.chains.entry(k.clone()).or_default();
-            e.chains += v.chains;
-            e.mp95_all += v.mp95_all;
-            e.mpfix_all += v.mpfix_all;
-        }
-        for (k, v) in &o.big_eyes {
-            let e = self.big_eyes.entry(k.clone()).or_insert(EyeSums {
-                worth: v.worth,
-                ..EyeSums::default()
-            });
-            e.eyes += v.eyes;
-            e.classified += v.classified;
         }
     }
 }
@@ -1132,7 +1013,7 @@ mod tests {
             duplicate: None,
             replayed: None,
         });
-        assert_eq!((t.rows, t.files), (3, 2));
+        assert_eq!((t.rows, t.files.count), (3, 2));
         assert_eq!(t.status.get("ok"), Some(&2));
         assert_eq!(t.status.get("parse_error"), Some(&1));
         assert_eq!(t.encodings.get("UTF-8"), Some(&2));
@@ -1151,7 +1032,7 @@ mod tests {
         let mut copy = scored("b.sgf", 2.5, 2.5, 3.5);
         copy.duplicate = Some(DuplicateKind::Prefix);
         t.add_game(&copy);
-        assert_eq!((t.rows, t.files), (2, 2));
+        assert_eq!((t.rows, t.files.count), (2, 2));
         assert_eq!(t.status.get("ok"), Some(&2));
         assert_eq!(t.duplicates.get(&DuplicateKind::Prefix), Some(&1));
         assert_eq!(t.sizes.get("19"), Some(&1));
@@ -1205,10 +1086,10 @@ mod tests {
                 mp95_all: true,
                 mpfix_all: true,
             });
-            a += &b;
+            a.add_all(&b);
             assert_eq!(a, whole, "split at {split}");
         }
-        assert_eq!(whole.files, 3);
+        assert_eq!(whole.files.count, 3);
     }
 
     /// A run's typed rows and the tables written from them give the same tally.

@@ -5,47 +5,56 @@
 use std::io;
 
 use super::games::fixed;
+use super::schema::{float, int, text, Field};
 use super::table::Table;
 use crate::row::FileAnalysis;
 
-/// The columns of blocks.csv, in order.
-pub const BLOCK_COLUMNS: &[&str] = &[
-    "file",
-    "game",
-    "colour",
-    "anchor",
-    "stones",
-    "liberties",
-    "own_eyes",
-    "shared_eyes",
-    "virtual_eyes",
-    "benson",
-    "mp95",
-    "mpfix",
-    "mp95_eyes",
-    "mpfix_eyes",
-    "chain",
-    "final",
-    "katago_own",
-    "dead_share",
+/// The columns of blocks.csv, in order, with their types.
+pub const BLOCK_COLUMNS: &[Field] = &[
+    text("file"),
+    int("game"),
+    text("colour"),
+    text("anchor"),
+    int("stones"),
+    int("liberties"),
+    int("own_eyes"),
+    int("shared_eyes"),
+    int("virtual_eyes"),
+    int("benson"),
+    int("mp95"),
+    int("mpfix"),
+    int("mp95_eyes"),
+    int("mpfix_eyes"),
+    text("chain"),
+    text("final"),
+    float("katago_own"),
+    float("dead_share"),
 ];
 
-/// The columns of chains.csv, in order.
-pub const CHAIN_COLUMNS: &[&str] = &[
-    "file", "game", "colour", "blocks", "closed", "word", "grammar", "mp95", "mpfix",
+/// The columns of chains.csv, in order, with their types.
+pub const CHAIN_COLUMNS: &[Field] = &[
+    text("file"),
+    int("game"),
+    text("colour"),
+    text("blocks"),
+    int("closed"),
+    text("word"),
+    int("grammar"),
+    int("mp95"),
+    int("mpfix"),
 ];
 
-/// The columns of big_eyes.csv, in order.
-pub const BIG_EYE_COLUMNS: &[&str] = &[
-    "file",
-    "game",
-    "colour",
-    "block",
-    "eye_size",
-    "eye_shape",
-    "worth_owner_to_move",
-    "worth_opponent_to_move",
-    "classified",
+/// The columns of big_eyes.csv, in order, with their types.
+pub const BIG_EYE_COLUMNS: &[Field] = &[
+    text("file"),
+    int("game"),
+    text("colour"),
+    text("block"),
+    int("eye_size"),
+    text("eye_shape"),
+    int("worth_owner_to_move"),
+    int("worth_opponent_to_move"),
+    int("classified"),
 ];
 
 /// Writes the blocks.csv rows of one file.

@@ -5,6 +5,7 @@
 
 use std::io;
 
+use super::schema::{Field, Kind};
 use super::table::Table;
 use crate::life::LifeTotals;
 use crate::row::{FileAnalysis, GameRow, PositionStats, SourceScore};
@@ -42,21 +43,24 @@ impl GameLine<'_> {
 /// One column of games.csv.
 pub struct Column {
     pub name: &'static str,
+    pub kind: Kind,
     write: fn(&mut Table, &GameLine<'_>),
 }
 
 /// A column: its name and an expression of `$t: &mut Table` and `$g: &GameLine` that writes
 /// exactly one field; or its name, a writer of a source's field and the source.
 macro_rules! col {
-    ($name:literal, $write:ident, $source:expr) => {
+    ($name:literal: $kind:ident, $write:ident, $source:expr) => {
         Column {
             name: $name,
+            kind: Kind::$kind,
             write: |t: &mut Table, g: &GameLine<'_>| $write(t, g, $source),
         }
     };
-    ($name:literal, |$t:ident, $g:ident| $body:expr) => {
+    ($name:literal: $kind:ident, |$t:ident, $g:ident| $body:expr) => {
         Column {
             name: $name,
+            kind: Kind::$kind,
             write: |$t: &mut Table, $g: &GameLine<'_>| {
                 $body;
             },
@@ -122,153 +126,150 @@ fn equals_re(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
 
 /// The columns of games.csv, in order. Names are part of the interface: keep them.
 pub const COLUMNS: &[Column] = &[
-    col!("file", |t, g| t.text(g.file)),
-    col!("game", |t, g| t.opt(g.game.game.map(|v| v as u64))),
-    col!("status", |t, g| t.text(g.game.status.as_str())),
-    col!("detail", |t, g| t.text(&g.game.detail)),
-    col!("encoding", |t, g| t
+    col!("file": Text, |t, g| t.text(g.file)),
+    col!("game": Int, |t, g| t.opt(g.game.game.map(|v| v as u64))),
+    col!("status": Text, |t, g| t.text(g.game.status.as_str())),
+    col!("detail": Text, |t, g| t.text(&g.game.detail)),
+    col!("encoding": Text, |t, g| t
         .text(g.analysis.encoding.map_or("", |e| e.0))),
-    col!("encoding_source", |t, g| t
+    col!("encoding_source": Text, |t, g| t
         .text(g.analysis.encoding.map_or("", |e| e.1.as_str()))),
-    col!("bytes", |t, g| t.opt(g.bytes)),
-    col!("board_size", |t, g| t.opt(g.game.size.map(u64::from))),
-    col!("moves", |t, g| pos(t, g, |p| p.moves)),
-    col!("passes", |t, g| pos(t, g, |p| p.passes)),
-    col!("to_move", |t, g| t.text(
+    col!("bytes": Int, |t, g| t.opt(g.bytes)),
+    col!("board_size": Int, |t, g| t.opt(g.game.size.map(u64::from))),
+    col!("moves": Int, |t, g| pos(t, g, |p| p.moves)),
+    col!("passes": Int, |t, g| pos(t, g, |p| p.passes)),
+    col!("to_move": Text, |t, g| t.text(
         g.position()
             .and_then(|p| p.to_move)
             .map_or("", |c| c.letter())
     )),
-    col!("captures_b", |t, g| pos(t, g, |p| p.captures[0])),
-    col!("captures_w", |t, g| pos(t, g, |p| p.captures[1])),
-    col!("suicides", |t, g| pos(t, g, |p| p.suicides)),
-    col!("ko_retakes", |t, g| pos(t, g, |p| p.ko_retakes)),
-    col!("setup_stones", |t, g| pos(t, g, |p| p.setup_stones)),
-    col!("stones_b", |t, g| pos(t, g, |p| p.stones[0])),
-    col!("stones_w", |t, g| pos(t, g, |p| p.stones[1])),
-    col!("blocks_b", |t, g| pos(t, g, |p| p.net[0].blocks)),
-    col!("blocks_w", |t, g| pos(t, g, |p| p.net[1].blocks)),
-    col!("own_eyes_b", |t, g| pos(t, g, |p| p.net[0].own_eyes)),
-    col!("own_eyes_w", |t, g| pos(t, g, |p| p.net[1].own_eyes)),
-    col!("shared_eyes_b", |t, g| pos(t, g, |p| p.net[0].shared_eyes)),
-    col!("shared_eyes_w", |t, g| pos(t, g, |p| p.net[1].shared_eyes)),
-    col!("benson_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("captures_b": Int, |t, g| pos(t, g, |p| p.captures[0])),
+    col!("captures_w": Int, |t, g| pos(t, g, |p| p.captures[1])),
+    col!("suicides": Int, |t, g| pos(t, g, |p| p.suicides)),
+    col!("ko_retakes": Int, |t, g| pos(t, g, |p| p.ko_retakes)),
+    col!("setup_stones": Int, |t, g| pos(t, g, |p| p.setup_stones)),
+    col!("stones_b": Int, |t, g| pos(t, g, |p| p.stones[0])),
+    col!("stones_w": Int, |t, g| pos(t, g, |p| p.stones[1])),
+    col!("blocks_b": Int, |t, g| pos(t, g, |p| p.net[0].blocks)),
+    col!("blocks_w": Int, |t, g| pos(t, g, |p| p.net[1].blocks)),
+    col!("own_eyes_b": Int, |t, g| pos(t, g, |p| p.net[0].own_eyes)),
+    col!("own_eyes_w": Int, |t, g| pos(t, g, |p| p.net[1].own_eyes)),
+    col!("shared_eyes_b": Int, |t, g| pos(t, g, |p| p.net[0].shared_eyes)),
+    col!("shared_eyes_w": Int, |t, g| pos(t, g, |p| p.net[1].shared_eyes)),
+    col!("benson_blocks_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .benson_blocks)),
-    col!("benson_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("benson_blocks_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .benson_blocks)),
-    col!("benson_stones_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("benson_stones_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .benson_stones)),
-    col!("benson_stones_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("benson_stones_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .benson_stones)),
-    col!("mp95_blocks_b", |t, g| pos(t, g, |p| p.life[0].mp95_blocks)),
-    col!("mp95_blocks_w", |t, g| pos(t, g, |p| p.life[1].mp95_blocks)),
-    col!("mpfix_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("mp95_blocks_b": Int, |t, g| pos(t, g, |p| p.life[0].mp95_blocks)),
+    col!("mp95_blocks_w": Int, |t, g| pos(t, g, |p| p.life[1].mp95_blocks)),
+    col!("mpfix_blocks_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .mpfix_blocks)),
-    col!("mpfix_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("mpfix_blocks_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .mpfix_blocks)),
-    col!("mp95_eyes_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("mp95_eyes_blocks_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .mp95_eyes_blocks)),
-    col!("mp95_eyes_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("mp95_eyes_blocks_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .mp95_eyes_blocks)),
-    col!("mpfix_eyes_blocks_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("mpfix_eyes_blocks_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .mpfix_eyes_blocks)),
-    col!("mpfix_eyes_blocks_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("mpfix_eyes_blocks_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .mpfix_eyes_blocks)),
-    col!("mp95_not_benson_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("mp95_not_benson_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .mp95_not_benson)),
-    col!("mp95_not_benson_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("mp95_not_benson_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .mp95_not_benson)),
-    col!("mpfix_not_benson_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("mpfix_not_benson_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .mpfix_not_benson)),
-    col!("mpfix_not_benson_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("mpfix_not_benson_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .mpfix_not_benson)),
-    col!("benson_territory_b", |t, g| pos(t, g, |p| p.life[0]
+    col!("benson_territory_b": Int, |t, g| pos(t, g, |p| p.life[0]
         .benson_territory)),
-    col!("benson_territory_w", |t, g| pos(t, g, |p| p.life[1]
+    col!("benson_territory_w": Int, |t, g| pos(t, g, |p| p.life[1]
         .benson_territory)),
-    col!("chains", |t, g| both(t, g, |l| l.chains)),
-    col!("chain_disagreements", |t, g| both(t, g, |l| l
+    col!("chains": Int, |t, g| both(t, g, |l| l.chains)),
+    col!("chain_disagreements": Int, |t, g| both(t, g, |l| l
         .chain_disagreements)),
-    col!("big_eyes", |t, g| both(t, g, |l| l.big_eyes)),
-    col!("big_eyes_uncredited", |t, g| both(t, g, |l| l
+    col!("big_eyes": Int, |t, g| both(t, g, |l| l.big_eyes)),
+    col!("big_eyes_uncredited": Int, |t, g| both(t, g, |l| l
         .big_eyes_uncredited)),
-    col!("winner", |t, g| t.text(match g.result() {
+    col!("winner": Text, |t, g| t.text(match g.result() {
         None => "",
         Some(None) => "unknown",
         Some(Some(r)) => r.winner.as_str(),
     })),
-    col!("how", |t, g| t.text(match g.result() {
+    col!("how": Text, |t, g| t.text(match g.result() {
         None => "",
         Some(None) => "unknown",
         Some(Some(r)) => r.how.as_str(),
     })),
-    col!("margin", |t, g| t.text(
+    col!("margin": Float, |t, g| t.text(
         &g.result()
             .flatten()
             .and_then(|r| r.margin)
             .map_or(String::new(), |m| m.to_string())
     )),
-    col!("re_parsed", |t, g| match g.result().flatten() {
+    col!("re_parsed": Int, |t, g| match g.result().flatten() {
         Some(r) => t.flag(r.parsed),
         None => t.text(""),
     }),
-    col!("komi", |t, g| t.text(
+    col!("komi": Float, |t, g| t.text(
         &g.record().map_or(String::new(), |r| r.komi.to_string())
     )),
-    col!("komi_source", |t, g| t
+    col!("komi_source": Text, |t, g| t
         .text(g.record().map_or("", |r| r.komi_source.as_str()))),
-    col!("komi_stones", |t, g| match g.record() {
+    col!("komi_stones": Int, |t, g| match g.record() {
         Some(r) => t.flag(r.komi_in_stones),
         None => t.text(""),
     }),
-    col!("rules", |t, g| t
+    col!("rules": Text, |t, g| t
         .text(g.record().map_or("", |r| r.rules.as_str()))),
-    col!("rules_source", |t, g| t
+    col!("rules_source": Text, |t, g| t
         .text(g.record().map_or("", |r| r.rules_source.as_str()))),
-    col!("handicap", |t, g| t
+    col!("handicap": Int, |t, g| t
         .opt(g.record().map(|r| u64::from(r.handicap)))),
-    col!("has_markup", |t, g| match &g.game.score {
+    col!("has_markup": Int, |t, g| match &g.game.score {
         Some(s) => t.flag(s.has_markup),
         None => t.text(""),
     }),
-    col!("dead_markup", dead, DeadSource::Markup),
-    col!("margin_markup", source_margin, DeadSource::Markup),
-    col!(
-        "margin_markup_territory",
+    col!("dead_markup": Text, dead, DeadSource::Markup),
+    col!("margin_markup": Float, source_margin, DeadSource::Markup),
+    col!("margin_markup_territory": Float,
         source_territory,
         DeadSource::Markup
     ),
-    col!("margin_markup_area", source_area, DeadSource::Markup),
-    col!("markup_equals_re", equals_re, DeadSource::Markup),
-    col!("dead_estimate", dead, DeadSource::Estimate),
-    col!("margin_estimate", source_margin, DeadSource::Estimate),
-    col!(
-        "margin_estimate_territory",
+    col!("margin_markup_area": Float, source_area, DeadSource::Markup),
+    col!("markup_equals_re": Int, equals_re, DeadSource::Markup),
+    col!("dead_estimate": Text, dead, DeadSource::Estimate),
+    col!("margin_estimate": Float, source_margin, DeadSource::Estimate),
+    col!("margin_estimate_territory": Float,
         source_territory,
         DeadSource::Estimate
     ),
-    col!("margin_estimate_area", source_area, DeadSource::Estimate),
-    col!("estimate_equals_re", equals_re, DeadSource::Estimate),
-    col!("margin_none", source_margin, DeadSource::None),
-    col!("margin_none_territory", source_territory, DeadSource::None),
-    col!("margin_none_area", source_area, DeadSource::None),
-    col!("dead_katago", dead, DeadSource::Katago),
-    col!("margin_katago", source_margin, DeadSource::Katago),
-    col!(
-        "margin_katago_territory",
+    col!("margin_estimate_area": Float, source_area, DeadSource::Estimate),
+    col!("estimate_equals_re": Int, equals_re, DeadSource::Estimate),
+    col!("margin_none": Float, source_margin, DeadSource::None),
+    col!("margin_none_territory": Float, source_territory, DeadSource::None),
+    col!("margin_none_area": Float, source_area, DeadSource::None),
+    col!("dead_katago": Text, dead, DeadSource::Katago),
+    col!("margin_katago": Float, source_margin, DeadSource::Katago),
+    col!("margin_katago_territory": Float,
         source_territory,
         DeadSource::Katago
     ),
-    col!("margin_katago_area", source_area, DeadSource::Katago),
-    col!("katago_equals_re", equals_re, DeadSource::Katago),
-    col!("katago_lead", |t, g| t.text(
+    col!("margin_katago_area": Float, source_area, DeadSource::Katago),
+    col!("katago_equals_re": Int, equals_re, DeadSource::Katago),
+    col!("katago_lead": Float, |t, g| t.text(
         &g.game
             .score
             .as_ref()
             .and_then(|s| s.katago_lead)
             .map_or(String::new(), |l| fixed(l, 2))
     )),
-    col!("margin_katago_lead", |t, g| margin(
+    col!("margin_katago_lead": Float, |t, g| margin(
         t,
         g.game
             .score
@@ -277,19 +278,19 @@ pub const COLUMNS: &[Column] = &[
             .zip(g.record())
             .map(|(l, r)| crate::score::engine::on_grid(l, r.komi))
     )),
-    col!("benson_margin_low", |t, g| margin(
+    col!("benson_margin_low": Float, |t, g| margin(
         t,
         g.game.score.as_ref().map(|s| s.benson_bounds.0)
     )),
-    col!("benson_margin_high", |t, g| margin(
+    col!("benson_margin_high": Float, |t, g| margin(
         t,
         g.game.score.as_ref().map(|s| s.benson_bounds.1)
     )),
-    col!("suspicious", |t, g| match &g.game.score {
+    col!("suspicious": Int, |t, g| match &g.game.score {
         Some(s) => t.flag(s.suspicious),
         None => t.text(""),
     }),
-    col!("markup_doubt", |t, g| t.text(
+    col!("markup_doubt": Text, |t, g| t.text(
         &g.game.score.as_ref().map_or(String::new(), |s| s
             .markup_doubt
             .iter()
@@ -297,87 +298,97 @@ pub const COLUMNS: &[Column] = &[
             .collect::<Vec<_>>()
             .join(" "))
     )),
-    col!("count_contradicts_re", |t, g| match &g.game.score {
+    col!("count_contradicts_re": Int, |t, g| match &g.game.score {
         Some(s) => t.flag(s.count_contradicts),
         None => t.text(""),
     }),
-    col!(
-        "re_no_area_count",
+    col!("re_no_area_count": Int,
         |t, g| match g.game.score.as_ref().and_then(|s| s.re_no_area_count) {
             Some(b) => t.flag(b),
             None => t.text(""),
         }
     ),
-    col!("score_source", |t, g| t.text(
+    col!("score_source": Text, |t, g| t.text(
         g.game.score.as_ref().map_or("", |s| s.best().0.name())
     )),
-    col!("final_source", |t, g| t.text(
+    col!("final_source": Text, |t, g| t.text(
         g.game
             .score
             .as_ref()
             .and_then(|s| s.final_source())
             .map_or("", |s| s.name())
     )),
-    col!("finished_moves", |t, g| t.opt(
+    col!("finished_moves": Int, |t, g| t.opt(
         g.game
             .score
             .as_ref()
             .map(|s| u64::from(s.best().1.finished_moves))
     )),
-    col!("finish_unsure", |t, g| t.text(
+    col!("finish_unsure": Text, |t, g| t.text(
         &g.game
             .score
             .as_ref()
             .map_or(String::new(), |s| s.best().1.unsure.words())
     )),
-    col!("open_points", |t, g| t.opt(
+    col!("open_points": Int, |t, g| t.opt(
         g.game.score.as_ref().map(|s| u64::from(s.best().1.open))
     )),
-    col!("unscorable", |t, g| t.text(
+    col!("unscorable": Text, |t, g| t.text(
         &g.game
             .score
             .as_ref()
             .and_then(|s| s.best().1.unscorable)
             .map_or(String::new(), |u| u.to_string())
     )),
-    col!("area_b", |t, g| t.opt(
+    col!("area_b": Int, |t, g| t.opt(
         g.game.score.as_ref().map(|s| u64::from(s.best().1.area[0]))
     )),
-    col!("area_w", |t, g| t.opt(
+    col!("area_w": Int, |t, g| t.opt(
         g.game.score.as_ref().map(|s| u64::from(s.best().1.area[1]))
     )),
-    col!("game_key", |t, g| t.text(
+    col!("game_key": Text, |t, g| t.text(
         &g.game
             .key
             .map_or(String::new(), |k| format!("{:016x}", k.whole))
     )),
-    col!("opening_key", |t, g| t.text(
+    col!("opening_key": Text, |t, g| t.text(
         &g.game
             .key
             .and_then(|k| k.opening)
             .map_or(String::new(), |o| format!("{o:016x}"))
     )),
-    col!("duplicate_of", |t, g| t
+    col!("duplicate_of": Text, |t, g| t
         .text(g.game.duplicate.as_ref().map_or("", |d| &*d.file))),
-    col!("duplicate_of_game", |t, g| t
+    col!("duplicate_of_game": Int, |t, g| t
         .opt(g.game.duplicate.as_ref().map(|d| d.game as u64))),
-    col!("duplicate_kind", |t, g| t.text(
+    col!("duplicate_kind": Text, |t, g| t.text(
         g.game.duplicate.as_ref().map_or("", |d| d.kind.as_str())
     )),
-    col!("RE", |t, g| t.text(&g.game.info.re)),
-    col!("KM", |t, g| t.text(&g.game.info.km)),
-    col!("RU", |t, g| t.text(&g.game.info.ru)),
-    col!("HA", |t, g| t.text(&g.game.info.ha)),
-    col!("DT", |t, g| t.text(&g.game.info.dt)),
-    col!("PB", |t, g| t.text(&g.game.info.pb)),
-    col!("PW", |t, g| t.text(&g.game.info.pw)),
-    col!("EV", |t, g| t.text(&g.game.info.ev)),
-    col!("PC", |t, g| t.text(&g.game.info.pc)),
+    col!("RE": Text, |t, g| t.text(&g.game.info.re)),
+    col!("KM": Text, |t, g| t.text(&g.game.info.km)),
+    col!("RU": Text, |t, g| t.text(&g.game.info.ru)),
+    col!("HA": Text, |t, g| t.text(&g.game.info.ha)),
+    col!("DT": Text, |t, g| t.text(&g.game.info.dt)),
+    col!("PB": Text, |t, g| t.text(&g.game.info.pb)),
+    col!("PW": Text, |t, g| t.text(&g.game.info.pw)),
+    col!("EV": Text, |t, g| t.text(&g.game.info.ev)),
+    col!("PC": Text, |t, g| t.text(&g.game.info.pc)),
 ];
 
 /// The header of games.csv.
 pub fn header() -> Vec<&'static str> {
     COLUMNS.iter().map(|c| c.name).collect()
+}
+
+/// The columns of games.csv with their types.
+pub fn fields() -> Vec<Field> {
+    COLUMNS
+        .iter()
+        .map(|c| Field {
+            name: c.name,
+            kind: c.kind,
+        })
+        .collect()
 }
 
 /// Writes the games.csv rows of one file.

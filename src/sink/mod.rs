@@ -5,6 +5,7 @@ pub mod blocks;
 pub mod games;
 pub mod lock;
 pub mod manifest;
+pub mod schema;
 pub mod stage;
 pub mod stats;
 pub mod table;
@@ -12,20 +13,27 @@ pub mod table;
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
 pub use lock::{Cleanup, OutputLock};
 pub use manifest::Manifest;
+pub use schema::{Field, Kind};
 pub use stage::{CommitError, Stage};
 pub use stats::RunStats;
 pub use table::Table;
 
 use crate::row::FileAnalysis;
 
-/// The tables of a run, by file name, with their columns.
-pub fn tables() -> [(&'static str, Vec<&'static str>); 4] {
+/// The tables of a run, by file name, with their columns and the columns' types: the one
+/// schema the writers, `merge` and `report` share.
+pub fn schemas() -> [(&'static str, Vec<Field>); 4] {
     [
-        ("games.csv", games::header()),
+        ("games.csv", games::fields()),
         ("blocks.csv", BLOCK_COLUMNS.to_vec()),
         ("chains.csv", CHAIN_COLUMNS.to_vec()),
         ("big_eyes.csv", BIG_EYE_COLUMNS.to_vec()),
     ]
+}
+
+/// The tables of a run, by file name, with their columns.
+pub fn tables() -> [(&'static str, Vec<&'static str>); 4] {
+    schemas().map(|(name, fields)| (name, schema::names(&fields)))
 }
 
 /// The tables of a run, written together in input order.
@@ -39,12 +47,12 @@ pub struct Outputs {
 impl Outputs {
     /// Creates every table in `dir` (under temporary names until `finish`).
     pub fn create(dir: &Path) -> Result<Outputs, (PathBuf, io::Error)> {
-        let open = |name: &str, columns: &[&str]| {
+        let open = |name: &str, columns: &[Field]| {
             let p = dir.join(name);
-            Table::create(&p, columns).map_err(|e| (p, e))
+            Table::create(&p, &schema::names(columns)).map_err(|e| (p, e))
         };
         Ok(Outputs {
-            games: open("games.csv", &games::header())?,
+            games: open("games.csv", &games::fields())?,
             blocks: open("blocks.csv", BLOCK_COLUMNS)?,
             chains: open("chains.csv", CHAIN_COLUMNS)?,
             big_eyes: open("big_eyes.csv", BIG_EYE_COLUMNS)?,

@@ -1,23 +1,25 @@
-//! Run totals. They add up (`+=`), so per-chunk or per-shard figures merge into run totals.
+//! Run totals. They add up (`Summable`), so per-chunk or per-shard figures merge into run totals.
 
 use std::collections::BTreeMap;
-use std::ops::AddAssign;
 
 use crate::row::{FileAnalysis, Status};
+use crate::sum::summable;
 
-/// Counts of a run.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RunStats {
-    /// Inputs finished: files, archives and compressed collections, each counted once.
-    pub inputs: u64,
-    /// Files analysed: plain files, archive members, and each compressed collection once.
-    pub files: u64,
-    /// Rows written: games, plus one per file that yielded none.
-    pub rows: u64,
-    /// Game trees found in files that parsed.
-    pub games: u64,
-    pub bytes: u64,
-    pub by_status: BTreeMap<Status, u64>,
+summable! {
+    /// Counts of a run.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct RunStats {
+        /// Inputs finished: files, archives and compressed collections, each counted once.
+        pub inputs: u64,
+        /// Files analysed: plain files, archive members, and each compressed collection once.
+        pub files: u64,
+        /// Rows written: games, plus one per file that yielded none.
+        pub rows: u64,
+        /// Game trees found in files that parsed.
+        pub games: u64,
+        pub bytes: u64,
+        pub by_status: BTreeMap<Status, u64>,
+    }
 }
 
 impl RunStats {
@@ -43,18 +45,5 @@ impl RunStats {
     /// Rows whose status is not `ok`.
     pub fn failed(&self) -> u64 {
         self.rows - self.count(Status::Ok)
-    }
-}
-
-impl AddAssign<&RunStats> for RunStats {
-    fn add_assign(&mut self, o: &RunStats) {
-        self.inputs += o.inputs;
-        self.files += o.files;
-        self.rows += o.rows;
-        self.games += o.games;
-        self.bytes += o.bytes;
-        for (k, v) in &o.by_status {
-            *self.by_status.entry(*k).or_default() += v;
-        }
     }
 }

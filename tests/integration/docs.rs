@@ -83,16 +83,19 @@ fn the_kubernetes_job_runs_the_slurm_command() {
     assert!(dockerfile.contains("cargo install --locked --path ."));
 }
 
-/// docs/outputs.md's pandas example, run on real tables with a failed file among them: the
-/// counts come out as integers, the words and shapes as the text written.
+/// docs/outputs.md's loaders, run on two real runs: one of games and a failed file, one of a
+/// failed file alone (every count and text column empty). Both libraries give every column
+/// the type the map names, and the two runs concatenate.
 #[test]
-fn the_pandas_example_reads_the_tables_with_the_right_types() {
-    let has_pandas = std::process::Command::new("python3")
-        .args(["-c", "import pandas"])
+fn the_loaders_give_every_column_its_type_on_every_run() {
+    let has_libraries = std::process::Command::new("python3")
+        .args(["-c", "import pandas, polars"])
         .output()
         .is_ok_and(|o| o.status.success());
-    if !has_pandas {
-        crate::util::skip("python3 with pandas is not installed (pip install pandas)");
+    if !has_libraries {
+        crate::util::skip(
+            "python3 with pandas and polars is not installed (pip install pandas polars)",
+        );
         return;
     }
     let env = crate::util::TestEnv::new();
@@ -100,32 +103,59 @@ fn the_pandas_example_reads_the_tables_with_the_right_types() {
         env.write(f, std::fs::read(crate::util::corpus().join(f)).unwrap());
     }
     env.write("broken.sgf", "no game here");
-    env.analyze("out", 1);
+    let failed = env.dir.path().join("failed");
+    std::fs::create_dir(&failed).unwrap();
+    std::fs::write(failed.join("broken.sgf"), "no game here").unwrap();
+    for (input, out) in [("in", "a"), ("failed", "b")] {
+        let o = env.run(&["analyze", input, "--out", out]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
     let example = blocks(&read("docs/outputs.md"), "python")
         .into_iter()
         .find(|b| b.contains("read_csv"))
-        .expect("docs/outputs.md has the pandas example");
+        .expect("docs/outputs.md has the loaders");
     let checks = r#"
-from pandas.api.types import is_integer_dtype, is_string_dtype
-assert len(games) == 3, len(games)
-for column in ["stones_b", "moves", "blocks_w", "benson_blocks_b"]:
-    assert is_integer_dtype(games[column]), (column, games[column].dtype)
-assert games.stones_b.isna().sum() == 1
-for column in ["stones", "liberties", "benson"]:
-    assert is_integer_dtype(blocks[column]), (column, blocks[column].dtype)
-assert is_string_dtype(chains.word) and chains.word.str.startswith("w").all(), chains.word
-assert "w00" in set(chains.word)
-assert is_string_dtype(eyes["eye_shape"]) and (eyes["eye_shape"] == "0-0-0-2").any(), eyes["eye_shape"]
+import os
+HERE = os.getcwd()
+def load(run, name, how):
+    os.chdir(os.path.join(HERE, "..", run))
+    try:
+        return how(name)
+    finally:
+        os.chdir(HERE)
+PANDAS = {"int": "Int64", "float": "Float64", "text": "string"}
+POLARS = {"int": pl.Int64, "float": pl.Float64, "text": pl.String}
+for name, columns in DTYPES.items():
+    for how in (pandas_table, polars_table):
+        a, b = load("a", name, how), load("b", name, how)
+        if how is pandas_table:
+            both = pd.concat([a, b])
+            got = {c: str(t) for c, t in both.dtypes.items()}
+            want = {c: PANDAS[k] for c, k in columns.items()}
+        else:
+            both = pl.concat([a, b])
+            got = dict(both.schema)
+            want = {c: POLARS[k] for c, k in columns.items()}
+        assert got == want, (name, how.__name__, {c: (got.get(c), t) for c, t in want.items() if got.get(c) != t})
+assert len(load("a", "games.csv", pandas_table)) == 3
+assert load("a", "chains.csv", polars_table)["word"].str.starts_with("w").all()
 print("ok")
 "#;
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_livingblocks"));
+    let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
     let o = std::process::Command::new("python3")
         .args(["-c", &format!("{example}{checks}")])
-        .current_dir(env.dir.path().join("out"))
+        .current_dir(env.dir.path().join("a"))
+        .env("PATH", path)
         .output()
         .unwrap();
     assert!(
         o.status.success() && String::from_utf8_lossy(&o.stdout).trim() == "ok",
-        "{}",
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
 }

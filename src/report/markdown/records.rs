@@ -1,0 +1,179 @@
+//! Records worth a look: results Benson or the count contradicts, results no area count
+//! gives.
+
+use std::fmt::Write as _;
+
+use super::{figure, SHOWN};
+use crate::report::diagrams::Figures;
+use crate::report::tally::Tally;
+
+/// The records worth a look: results Benson or the count contradicts, and results no
+/// area count gives.
+pub(super) fn records_section(w: &mut String, t: &Tally, figures: &Figures) {
+    let _ = writeln!(
+        w,
+        "### Suspicious records\n\nGames whose recorded result contradicts what Benson \
+         proves: the loser is proven to win, or the margin lies outside the range the proven \
+         points allow (with slack for territory counting). {} found.\n",
+        t.suspicious.len()
+    );
+    if !t.suspicious.is_empty() {
+        let _ = writeln!(
+            w,
+            "| file | game | RE | rules | proven margin ≥ | proven margin ≤ |"
+        );
+        let _ = writeln!(w, "|---|---:|---|---|---:|---:|");
+        for s in t.suspicious.iter().take(SHOWN * 5) {
+            let _ = writeln!(
+                w,
+                "| {} | {} | `{}` | {} | {} | {} |",
+                s.file, s.game, s.re, s.rules, s.low, s.high
+            );
+        }
+    }
+    let _ = writeln!(
+        w,
+        "\n### Results the count contradicts\n\nGames whose finished count, scorable and sure \
+         of itself (no ko, seki or race left open), gives another winner by three points or \
+         more, or a margin {} points or more from RE, whichever side starts the finishing: \
+         mis-recorded results, truncated \
+         records, or positions the count gets wrong; each is worth a look. {} found{}.\n",
+        crate::score::FAR_OFF,
+        t.contradicted.len(),
+        if t.contradicted.len() > SHOWN {
+            format!("; the first {SHOWN} here")
+        } else {
+            String::new()
+        }
+    );
+    if !t.contradicted.is_empty() {
+        let _ = writeln!(
+            w,
+            "| file | game | RE | rules | count | dead stones from | moves finished |"
+        );
+        let _ = writeln!(w, "|---|---:|---|---|---:|---|---:|");
+        for c in t.contradicted.iter().take(SHOWN) {
+            let _ = writeln!(
+                w,
+                "| {} | {} | `{}` | {} | {} | {} | {} |",
+                c.file,
+                c.game,
+                c.re,
+                c.rules,
+                crate::sink::games::margin_text(c.margin as f32),
+                c.source,
+                c.finished_moves
+            );
+        }
+        let _ = writeln!(w);
+    }
+    if !figures.contradicted.is_empty() {
+        let _ = writeln!(
+            w,
+            "The first {} of these records (and of the suspicious ones above), at the end of \
+             the record, before finishing:\n",
+            figures.contradicted.len()
+        );
+        for f in &figures.contradicted {
+            figure(w, f);
+        }
+    }
+    no_area_count(w, t);
+}
+
+/// The games counted by area whose RE no area count of the finished board gives.
+pub(super) fn no_area_count(w: &mut String, t: &Tally) {
+    let n = t.no_area_count.len();
+    let _ = writeln!(
+        w,
+        "\n### Results no area count gives\n\nUnder area counting the two areas and the \
+         neutral points make up the board, so Black's lead in area (RE's margin plus komi and \
+         the handicap compensation) is a whole number with the parity of the points the areas \
+         hold, whatever the dead stones and the finishing; only a seki's neutral point turns \
+         it. Games counted by area whose finished count is scorable and sure of its neutral \
+         points (no ko, seki or race, no open point): {}; with an RE no area count gives \
+         (games.csv `re_no_area_count`): {}{}. Such a result was counted another way, often \
+         by territory, or under another komi.\n",
+        t.area_checked,
+        n,
+        if n > SHOWN {
+            format!("; the first {SHOWN} here")
+        } else {
+            String::new()
+        }
+    );
+    if n == 0 {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "| file | game | RE | rules | count by area | count by territory |"
+    );
+    let _ = writeln!(w, "|---|---:|---|---|---:|---:|");
+    let text =
+        |m: Option<f64>| m.map_or(String::new(), |m| crate::sink::games::margin_text(m as f32));
+    for c in t.no_area_count.iter().take(SHOWN) {
+        let _ = writeln!(
+            w,
+            "| {} | {} | `{}` | {} | {} | {} |",
+            c.file,
+            c.game,
+            c.re,
+            c.rules,
+            text(c.area),
+            text(c.territory)
+        );
+    }
+    let _ = writeln!(w);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tally::{Contradicted, NoAreaCount};
+
+    #[test]
+    fn contradicted_records_are_listed_with_their_count() {
+        let mut t = Tally::default();
+        t.contradicted.push(Contradicted {
+            file: "a.sgf".into(),
+            game: "0".into(),
+            re: "B+R".into(),
+            rules: "japanese".into(),
+            margin: -12.5,
+            source: "estimate".into(),
+            finished_moves: "3".into(),
+        });
+        let mut w = String::new();
+        records_section(&mut w, &t, &Figures::default());
+        assert!(w.contains("0 found.\n"), "no suspicious record: {w}");
+        assert!(w.contains("each is worth a look. 1 found."), "{w}");
+        assert!(
+            w.contains("| a.sgf | 0 | `B+R` | japanese | -12.5 | estimate | 3 |"),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn results_no_area_count_gives_show_both_counts() {
+        let mut t = Tally {
+            area_checked: 5,
+            ..Tally::default()
+        };
+        t.no_area_count.push(NoAreaCount {
+            file: "b.sgf".into(),
+            game: "1".into(),
+            re: "W+2".into(),
+            rules: "chinese".into(),
+            area: Some(-3.0),
+            territory: None,
+        });
+        let mut w = String::new();
+        no_area_count(&mut w, &t);
+        assert!(
+            w.contains("(no ko, seki or race, no open point): 5;"),
+            "{w}"
+        );
+        assert!(w.contains("| b.sgf | 1 | `W+2` | chinese | -3 |  |"), "{w}");
+    }
+}
