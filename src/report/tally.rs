@@ -693,30 +693,25 @@ impl Tally {
             );
             push("final_alive_but_died", "", m.name(), self.finals.died[m]);
         }
-        let d = &self.dead;
-        push("dead_vs_markup", "", "games", d.games);
-        push("dead_vs_markup", "", "exact", d.exact);
-        push("dead_vs_markup", "", "markup_doubtful", d.doubtful);
-        push("dead_vs_markup", "", "exact_undoubted", d.exact_undoubted);
-        push("dead_vs_markup", "", "stones_both", d.both);
-        push(
-            "dead_vs_markup",
-            "",
-            "stones_estimate_only",
-            d.estimate_only,
-        );
-        push("dead_vs_markup", "", "stones_markup_only", d.reference_only);
-        let d = &self.dead_katago;
-        push("dead_vs_katago", "", "games", d.games);
-        push("dead_vs_katago", "", "exact", d.exact);
-        push("dead_vs_katago", "", "stones_both", d.both);
-        push(
-            "dead_vs_katago",
-            "",
-            "stones_estimate_only",
-            d.estimate_only,
-        );
-        push("dead_vs_katago", "", "stones_katago_only", d.reference_only);
+        for (measure, d, reference) in [
+            ("dead_vs_markup", &self.dead, "markup"),
+            ("dead_vs_katago", &self.dead_katago, "katago"),
+        ] {
+            push(measure, "", "games", d.games);
+            push(measure, "", "exact", d.exact);
+            if reference == "markup" {
+                push(measure, "", "markup_doubtful", d.doubtful);
+                push(measure, "", "exact_undoubted", d.exact_undoubted);
+            }
+            push(measure, "", "stones_both", d.both);
+            push(measure, "", "stones_estimate_only", d.estimate_only);
+            push(
+                measure,
+                "",
+                &format!("stones_{reference}_only"),
+                d.reference_only,
+            );
+        }
         push("suspicious", "", "benson", self.suspicious.len() as u64);
         push("re_no_area_count", "", "checked", self.area_checked);
         push(

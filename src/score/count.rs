@@ -541,13 +541,7 @@ mod tests {
     #[test]
     fn dame_and_seki_belong_to_nobody() {
         // The middle column is dame: both colours border it.
-        let b = Board::from_ascii(
-            ".X.O.
-             .X.O.
-             .X.O.
-             .X.O.
-             .X.O.",
-        );
+        let b = Board::from_ascii(crate::score::boards::TWO_WALLS);
         let c = count(&b, &[]);
         assert_eq!(c.neutral, 5);
         assert_eq!(c.area_territory, [5, 5]);

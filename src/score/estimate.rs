@@ -655,13 +655,7 @@ mod tests {
     /// either way; a group split evenly keeps the playouts going.
     #[test]
     fn early_playouts_settle_only_clear_positions() {
-        let b = Board::from_ascii(
-            ".X.O.
-             .X.O.
-             .X.O.
-             .X.O.
-             .X.O.",
-        );
+        let b = Board::from_ascii(crate::score::boards::TWO_WALLS);
         let none = vec![false; b.cell_count()];
         let n = b.cell_count();
         let (mut black, mut white) = (vec![0; n], vec![0; n]);
@@ -995,17 +989,7 @@ mod tests {
     /// captures, the bent four on the edge has two vital points.
     #[test]
     fn the_same_shape_on_the_edge_is_a_seki() {
-        let b = Board::from_ascii(
-            "O.OXOOOXO
-             OOOX.X.XO
-             O.OXXXXXO
-             OOOXOXOXO
-             O.OOOOOOO
-             OOOOOOOOO
-             .O.O.O.O.
-             OOOOOOOOO
-             .O.O.O.O.",
-        );
+        let b = Board::from_ascii(crate::score::boards::EDGE_SEKI);
         let none = vec![false; b.cell_count()];
         assert!(estimate_dead(&b, Color::Black, &none).is_empty());
         let mut fast = FastBoard::from_board(&b);

@@ -1288,17 +1288,7 @@ mod tests {
     /// without putting its own block in atari. The finish says so.
     #[test]
     fn a_seki_keeps_its_shared_liberties() {
-        let b = Board::from_ascii(
-            "O.OXOOOXO
-             OOOX.X.XO
-             O.OXXXXXO
-             OOOXOXOXO
-             O.OOOOOOO
-             OOOOOOOOO
-             .O.O.O.O.
-             OOOOOOOOO
-             .O.O.O.O.",
-        );
+        let b = Board::from_ascii(crate::score::boards::EDGE_SEKI);
         let f = finish(&b, &[], Color::Black);
         assert_eq!(f.moves(), 0);
         assert!(f.unsure.seki && !f.unsure.race && !f.unsure.ko);

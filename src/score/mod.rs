@@ -2,6 +2,8 @@
 //! from the estimate, territory and area counts, margins against RE, and the bounds Benson's
 //! proven life puts on the result.
 
+#[cfg(test)]
+mod boards;
 pub mod count;
 pub mod engine;
 pub mod estimate;

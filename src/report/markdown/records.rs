@@ -18,18 +18,14 @@ pub(super) fn records_section(w: &mut String, t: &Tally, figures: &Figures) {
         t.suspicious.len()
     );
     if !t.suspicious.is_empty() {
-        let _ = writeln!(
+        record_table(
             w,
-            "| file | game | RE | rules | proven margin ≥ | proven margin ≤ |"
+            &[("proven margin ≥", "---:"), ("proven margin ≤", "---:")],
+            t.suspicious
+                .iter()
+                .take(SHOWN * 5)
+                .map(|s| Record::of(&s.file, &s.game, &s.re, &s.rules, [&s.low, &s.high])),
         );
-        let _ = writeln!(w, "|---|---:|---|---|---:|---:|");
-        for s in t.suspicious.iter().take(SHOWN * 5) {
-            let _ = writeln!(
-                w,
-                "| {} | {} | `{}` | {} | {} | {} |",
-                s.file, s.game, s.re, s.rules, s.low, s.high
-            );
-        }
     }
     let _ = writeln!(
         w,
@@ -47,24 +43,24 @@ pub(super) fn records_section(w: &mut String, t: &Tally, figures: &Figures) {
         }
     );
     if !t.contradicted.is_empty() {
-        let _ = writeln!(
+        record_table(
             w,
-            "| file | game | RE | rules | count | dead stones from | moves finished |"
+            &[
+                ("count", "---:"),
+                ("dead stones from", "---"),
+                ("moves finished", "---:"),
+            ],
+            t.contradicted.iter().take(SHOWN).map(|c| {
+                let count = crate::sink::games::margin_text(c.margin as f32);
+                Record::of(
+                    &c.file,
+                    &c.game,
+                    &c.re,
+                    &c.rules,
+                    [&count, &c.source, &c.finished_moves],
+                )
+            }),
         );
-        let _ = writeln!(w, "|---|---:|---|---|---:|---|---:|");
-        for c in t.contradicted.iter().take(SHOWN) {
-            let _ = writeln!(
-                w,
-                "| {} | {} | `{}` | {} | {} | {} | {} |",
-                c.file,
-                c.game,
-                c.re,
-                c.rules,
-                crate::sink::games::margin_text(c.margin as f32),
-                c.source,
-                c.finished_moves
-            );
-        }
         let _ = writeln!(w);
     }
     if !figures.contradicted.is_empty() {
@@ -105,32 +101,61 @@ pub(super) fn no_area_count(w: &mut String, t: &Tally) {
     if n == 0 {
         return;
     }
-    let _ = writeln!(
-        w,
-        "| file | game | RE | rules | count by area | count by territory |"
-    );
-    let _ = writeln!(w, "|---|---:|---|---|---:|---:|");
     let text =
         |m: Option<f64>| m.map_or(String::new(), |m| crate::sink::games::margin_text(m as f32));
-    for c in t.no_area_count.iter().take(SHOWN) {
-        let _ = writeln!(
-            w,
-            "| {} | {} | `{}` | {} | {} | {} |",
-            c.file,
-            c.game,
-            c.re,
-            c.rules,
-            text(c.area),
-            text(c.territory)
-        );
-    }
+    record_table(
+        w,
+        &[("count by area", "---:"), ("count by territory", "---:")],
+        t.no_area_count.iter().take(SHOWN).map(|c| {
+            Record::of(
+                &c.file,
+                &c.game,
+                &c.re,
+                &c.rules,
+                [&text(c.area), &text(c.territory)],
+            )
+        }),
+    );
     let _ = writeln!(w);
+}
+
+/// A row of a table of records: the game, its RE and rules, and what the table adds.
+struct Record {
+    cells: String,
+}
+
+impl Record {
+    fn of<const N: usize>(
+        file: &str,
+        game: &str,
+        re: &str,
+        rules: &str,
+        more: [&str; N],
+    ) -> Record {
+        Record {
+            cells: format!(
+                "| {file} | {game} | `{re}` | {rules} | {} |",
+                more.join(" | ")
+            ),
+        }
+    }
+}
+
+/// A table of records: file, game, RE and rules, then the `more` columns (header, alignment).
+fn record_table(w: &mut String, more: &[(&str, &str)], rows: impl Iterator<Item = Record>) {
+    let names: Vec<&str> = more.iter().map(|m| m.0).collect();
+    let aligns: Vec<&str> = more.iter().map(|m| m.1).collect();
+    let _ = writeln!(w, "| file | game | RE | rules | {} |", names.join(" | "));
+    let _ = writeln!(w, "|---|---:|---|---|{}|", aligns.join("|"));
+    for r in rows {
+        let _ = writeln!(w, "{}", r.cells);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tally::{Contradicted, NoAreaCount};
+    use crate::report::tally::{Contradicted, NoAreaCount, Suspicious};
 
     #[test]
     fn contradicted_records_are_listed_with_their_count() {
@@ -147,9 +172,33 @@ mod tests {
         let mut w = String::new();
         records_section(&mut w, &t, &Figures::default());
         assert!(w.contains("0 found.\n"), "no suspicious record: {w}");
+        assert!(!w.contains("proven margin ≥"), "no table of none: {w}");
         assert!(w.contains("each is worth a look. 1 found."), "{w}");
         assert!(
-            w.contains("| a.sgf | 0 | `B+R` | japanese | -12.5 | estimate | 3 |"),
+            w.contains(
+                "| file | game | RE | rules | count | dead stones from | moves finished |\n\
+                 |---|---:|---|---|---:|---|---:|\n\
+                 | a.sgf | 0 | `B+R` | japanese | -12.5 | estimate | 3 |\n"
+            ),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn suspicious_records_show_the_proven_bounds() {
+        let mut t = Tally::default();
+        t.suspicious.push(Suspicious {
+            file: "c.sgf".into(),
+            game: "2".into(),
+            re: "W+5".into(),
+            rules: "japanese".into(),
+            low: "3".into(),
+            high: "40".into(),
+        });
+        let mut w = String::new();
+        records_section(&mut w, &t, &Figures::default());
+        assert!(
+            w.contains("| c.sgf | 2 | `W+5` | japanese | 3 | 40 |\n"),
             "{w}"
         );
     }

@@ -62,12 +62,9 @@ fn accuracy_table<'a>(
     );
     let _ = writeln!(
         w,
-        "The estimate assumes the game is over, so that what random play from the final \
-         position settles is what the players settled: {} playouts, seeded by the position, \
-         decide which groups die; a group with one small eye, a bent four in the corner \
-         waiting to happen, or a block that loses its capturing race whoever moves first is \
-         dead too; a stone Benson proves alive is never dead, and a dead group must lie in \
-         the opponent's territory once the dead are removed.\n",
+        "The estimate assumes the game is over: up to {} playouts from the final position, \
+         seeded by it, decide which groups die, and a stone Benson proves alive never does \
+         (livingblocks' docs/scoring.md, *The estimate*, has every rule).\n",
         crate::score::PLAYOUTS
     );
     plot(
