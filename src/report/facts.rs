@@ -9,6 +9,7 @@ use crate::row::{
     BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, PositionStats, SourceScore,
 };
 use crate::score::{DeadSource, FinalStatus, PerSource};
+use crate::sgf::result::{How, Winner};
 use crate::sink::games::margin_text;
 
 /// What the tally reads of one games.csv row.
@@ -33,8 +34,9 @@ pub struct ReplayedFacts {
     pub ko_retakes: u64,
     pub setup: bool,
     pub rules: String,
-    pub how: String,
-    pub winner: String,
+    /// `Unknown` without an RE.
+    pub how: How,
+    pub winner: Winner,
     /// The raw RE.
     pub re: String,
     pub re_parsed: bool,
@@ -72,8 +74,9 @@ pub struct ScoreFacts {
     pub re_no_area_count: Option<bool>,
     /// The markup leaves hopeless blocks standing (games.csv `markup_doubt` is filled).
     pub markup_doubt: bool,
-    /// games.csv `final_source` and `finished_moves`, as written.
-    pub final_source: String,
+    /// Where the blocks' final status came from (games.csv `final_source`), and
+    /// `finished_moves` as written.
+    pub final_source: Option<DeadSource>,
     pub finished_moves: String,
     pub benson_low: String,
     pub benson_high: String,
@@ -180,11 +183,6 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
     let none = PositionStats::default();
     let p = g.position.as_ref().unwrap_or(&none);
     let result = g.record.as_ref().map(|r| r.result.as_ref());
-    let name = |f: fn(&crate::sgf::result::GameResult) -> &'static str| match result {
-        None => "",
-        Some(None) => "unknown",
-        Some(Some(r)) => f(r),
-    };
     ReplayedFacts {
         size: size.to_string(),
         suicides: p.suicides.into(),
@@ -195,8 +193,8 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             .as_ref()
             .map_or("", |r| r.rules.as_str())
             .to_string(),
-        how: name(|r| r.how.as_str()).to_string(),
-        winner: name(|r| r.winner.as_str()).to_string(),
+        how: result.flatten().map_or(How::Unknown, |r| r.how),
+        winner: result.flatten().map_or(Winner::Unknown, |r| r.winner),
         re: g.info.re.clone(),
         re_parsed: result.flatten().is_some_and(|r| r.parsed),
         re_margin: result.flatten().and_then(|r| r.margin).map(widen),
@@ -226,7 +224,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             count_contradicts: s.count_contradicts,
             re_no_area_count: s.re_no_area_count,
             markup_doubt: !s.markup_doubt.is_empty(),
-            final_source: s.final_source().map_or("", |s| s.name()).to_string(),
+            final_source: s.final_source(),
             finished_moves: s.best().1.finished_moves.to_string(),
             benson_low: margin_text(s.benson_bounds.0),
             benson_high: margin_text(s.benson_bounds.1),
@@ -247,11 +245,11 @@ pub enum Ending {
 impl Ending {
     pub const ALL: [Ending; 3] = [Ending::Score, Ending::Resign, Ending::Other];
 
-    /// The group of games.csv's `how`.
-    pub fn of(how: &str) -> Ending {
+    /// The group of an ending.
+    pub fn of(how: How) -> Ending {
         match how {
-            "score" => Ending::Score,
-            "resign" => Ending::Resign,
+            How::Score => Ending::Score,
+            How::Resign => Ending::Resign,
             _ => Ending::Other,
         }
     }
@@ -316,7 +314,7 @@ impl Ending {
         g.record
             .as_ref()
             .and_then(|r| r.result)
-            .map_or(Ending::Other, |res| Ending::of(res.how.as_str()))
+            .map_or(Ending::Other, |res| Ending::of(res.how))
     }
 }
 

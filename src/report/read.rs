@@ -15,6 +15,7 @@ use super::ReportError;
 use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
 use crate::score::{DeadSource, FinalStatus, PerSource};
+use crate::sgf::result::{How, Winner};
 use crate::sink::{schemas, Field, Kind};
 
 type Reader = csv::Reader<Box<dyn Read>>;
@@ -282,8 +283,8 @@ impl GameCols {
                 ko_retakes: self.ko_retakes.num(row),
                 setup: self.setup_stones.num(row) > 0,
                 rules: self.rules.text(row),
-                how: self.how.text(row),
-                winner: self.winner.text(row),
+                how: How::named(self.how.get(row)).unwrap_or(How::Unknown),
+                winner: Winner::named(self.winner.get(row)).unwrap_or(Winner::Unknown),
                 re: self.re.text(row),
                 re_parsed: self.re_parsed.flag(row),
                 re_margin: self.margin.margin(row),
@@ -312,7 +313,7 @@ impl GameCols {
                         v => Some(v == "1"),
                     },
                     markup_doubt: !self.markup_doubt.get(row).is_empty(),
-                    final_source: self.final_source.text(row),
+                    final_source: DeadSource::named(self.final_source.get(row)),
                     finished_moves: self.finished_moves.text(row),
                     benson_low: self.benson_low.text(row),
                     benson_high: self.benson_high.text(row),
@@ -476,12 +477,13 @@ impl Tally {
                     }
                     if g_file.get(&game_row) == file && g_game.get(&game_row) == game {
                         break (
-                            Ending::of(g_how.get(&game_row)),
+                            Ending::of(How::named(g_how.get(&game_row)).unwrap_or(How::Unknown)),
                             Era::of(g_dt.get(&game_row)),
                             !g_dup.get(&game_row).is_empty(),
-                            [DeadSource::Markup, DeadSource::Katago]
-                                .iter()
-                                .any(|s| s.name() == g_source.get(&game_row)),
+                            matches!(
+                                DeadSource::named(g_source.get(&game_row)),
+                                Some(DeadSource::Markup | DeadSource::Katago)
+                            ),
                         );
                     }
                 };

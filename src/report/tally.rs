@@ -11,6 +11,7 @@ use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
 use crate::row::FileAnalysis;
 use crate::score::{DeadSource, FinalStatus, PerSource};
+use crate::sgf::result::{How, Winner};
 use crate::sum::{summable, Same, Summable};
 
 /// Sums per ending, and over all games.
@@ -427,7 +428,7 @@ impl Tally {
             self.re_present += 1;
             *self
                 .endings
-                .entry((r.how.clone(), r.winner.clone()))
+                .entry((r.how.as_str().to_string(), r.winner.as_str().to_string()))
                 .or_default() += 1;
             if r.re_parsed {
                 self.re_parsed += 1;
@@ -435,7 +436,7 @@ impl Tally {
                 *self.re_unparsed.entry(r.re.clone()).or_default() += 1;
             }
         }
-        for l in self.life.both(Ending::of(&r.how)) {
+        for l in self.life.both(Ending::of(r.how)) {
             l.games += 1;
             l.benson_territory.add_all(&r.benson_territory);
         }
@@ -468,10 +469,10 @@ impl Tally {
             self.proven[k] += r.benson_stones[k] + r.benson_territory[k];
             self.area[k] += s.area[k];
         }
-        let recorded = match (r.winner.as_str(), r.re_margin) {
-            ("B", Some(m)) => Some(m),
-            ("W", Some(m)) => Some(-m),
-            ("draw", _) => Some(0.0),
+        let recorded = match (r.winner, r.re_margin) {
+            (Winner::Black, Some(m)) => Some(m),
+            (Winner::White, Some(m)) => Some(-m),
+            (Winner::Draw, _) => Some(0.0),
             _ => None,
         };
         if recorded.is_some() {
@@ -487,10 +488,7 @@ impl Tally {
                 high: s.benson_high.clone(),
             });
         }
-        let best = DeadSource::ALL
-            .into_iter()
-            .find(|d| d.name() == s.final_source)
-            .unwrap_or(DeadSource::Estimate);
+        let best = s.final_source.unwrap_or(DeadSource::Estimate);
         if let (true, Some(margin)) = (s.count_contradicts, s.margins[best].rules) {
             self.contradicted.push(Contradicted {
                 file: g.file.clone(),
@@ -498,7 +496,7 @@ impl Tally {
                 re: r.re.clone(),
                 rules: r.rules.clone(),
                 margin,
-                source: s.final_source.clone(),
+                source: s.final_source.map_or("", |d| d.name()).to_string(),
                 finished_moves: s.finished_moves.clone(),
             });
         }
@@ -515,10 +513,14 @@ impl Tally {
                 });
             }
         }
-        if r.how == "resign" && (r.winner == "B" || r.winner == "W") {
+        if r.how == How::Resign && matches!(r.winner, Winner::Black | Winner::White) {
             if let Some(m) = s.margins[DeadSource::Estimate].territory {
                 self.resign_winner.0 += 1;
-                let says = if m > 0.0 { "B" } else { "W" };
+                let says = if m > 0.0 {
+                    Winner::Black
+                } else {
+                    Winner::White
+                };
                 self.resign_winner.1 += u64::from(says == r.winner);
             }
         }
@@ -860,7 +862,7 @@ mod tests {
         assert_eq!(t.finals_by_ending[&Ending::Resign].blocks, [0, 1, 0]);
     }
 
-    fn game(file: &str, how: &str, winner: &str, margin: Option<f64>) -> GameFacts {
+    fn game(file: &str, how: How, winner: Winner, margin: Option<f64>) -> GameFacts {
         GameFacts {
             file: file.into(),
             game: "0".into(),
@@ -873,9 +875,9 @@ mod tests {
                 ko_retakes: 1,
                 setup: false,
                 rules: "japanese".into(),
-                how: how.into(),
-                winner: winner.into(),
-                re: format!("{winner}+R"),
+                how,
+                winner,
+                re: format!("{}+R", winner.as_str()),
                 re_parsed: true,
                 re_margin: margin,
                 era: Era::To2009,
@@ -888,7 +890,7 @@ mod tests {
 
     /// Margins of a scored game: the markup and the estimate as given, nothing dead at 0.
     fn scored(file: &str, margin: f64, markup: f64, estimate: f64) -> GameFacts {
-        let mut g = game(file, "score", "B", Some(margin));
+        let mut g = game(file, How::Score, Winner::Black, Some(margin));
         let at = |m: f64| SourceMargins {
             rules: Some(m),
             territory: Some(m),
@@ -916,7 +918,7 @@ mod tests {
             count_contradicts: false,
             re_no_area_count: None,
             markup_doubt: false,
-            final_source: "markup".into(),
+            final_source: Some(DeadSource::Markup),
             finished_moves: "0".into(),
             benson_low: "-10".into(),
             benson_high: "20".into(),
@@ -996,8 +998,8 @@ mod tests {
     #[test]
     fn games_count_by_status_ending_and_file() {
         let mut t = Tally::default();
-        t.add_game(&game("a.sgf", "resign", "W", None));
-        let mut second = game("a.sgf", "unknown", "unknown", None);
+        t.add_game(&game("a.sgf", How::Resign, Winner::White, None));
+        let mut second = game("a.sgf", How::Unknown, Winner::Unknown, None);
         second.game = "1".into();
         t.add_game(&second);
         t.add_game(&GameFacts {
@@ -1043,8 +1045,8 @@ mod tests {
     fn parts_add_up_to_the_whole() {
         let games = [
             scored("a.sgf", 2.5, 2.5, 3.5),
-            game("a.sgf", "resign", "B", None),
-            game("b.sgf", "time", "W", None),
+            game("a.sgf", How::Resign, Winner::Black, None),
+            game("b.sgf", How::Time, Winner::White, None),
             scored("c.sgf", 0.5, 1.5, 0.5),
         ];
         let mut whole = Tally::default();

@@ -45,6 +45,11 @@ impl DeadSource {
         DeadSource::None,
     ];
 
+    /// The source `name` names.
+    pub fn named(name: &str) -> Option<DeadSource> {
+        DeadSource::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     /// The source's name in column names and in the report.
     pub fn name(self) -> &'static str {
         match self {

@@ -15,6 +15,19 @@ pub enum Winner {
 }
 
 impl Winner {
+    pub const ALL: [Winner; 5] = [
+        Winner::Black,
+        Winner::White,
+        Winner::Draw,
+        Winner::Nobody,
+        Winner::Unknown,
+    ];
+
+    /// The value `as_str` names.
+    pub fn named(name: &str) -> Option<Winner> {
+        Winner::ALL.into_iter().find(|w| w.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Winner::Black => "B",
@@ -38,6 +51,20 @@ pub enum How {
 }
 
 impl How {
+    pub const ALL: [How; 6] = [
+        How::Score,
+        How::Resign,
+        How::Time,
+        How::Forfeit,
+        How::Other,
+        How::Unknown,
+    ];
+
+    /// The value `as_str` names.
+    pub fn named(name: &str) -> Option<How> {
+        How::ALL.into_iter().find(|h| h.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             How::Score => "score",
