@@ -10,6 +10,7 @@ use std::process::Command;
 use livingblocks::go::{replay, Cell, Color, Point};
 use livingblocks::sgf::{self, load::Tree};
 use livingblocks::source;
+use rayon::prelude::*;
 
 /// What one side says about a file: `ok <black> <white>`, or `illegal <n>`, or `error`.
 fn ours(path: &Path) -> String {
@@ -54,47 +55,45 @@ fn final_positions_equal_sgfmill_on_every_pro_game() {
     let Some(root) = crate::util::shared("pro/games") else {
         return;
     };
-    // .ci/run runs the reference while Rust builds, and names its output here.
-    let text = match std::env::var_os("LIVINGBLOCKS_SGFMILL_FINAL") {
-        Some(done) => std::fs::read_to_string(&done)
-            .unwrap_or_else(|e| panic!("{}: {e}", Path::new(&done).display())),
-        None => {
-            let script =
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/sgfmill_final.py");
-            match Command::new("python3").arg(&script).arg(&root).output() {
-                Ok(out) if out.status.success() => String::from_utf8(out.stdout).unwrap(),
-                other => {
-                    let why = match other {
-                        Ok(out) => String::from_utf8_lossy(&out.stderr).into_owned(),
-                        Err(e) => e.to_string(),
-                    };
-                    crate::util::skip(&format!(
-                        "the sgfmill reference could not run (pip install sgfmill): {why}"
-                    ));
-                    return;
-                }
-            }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/sgfmill_final.py");
+    // sgfmill replays in the background while this side replays in parallel.
+    let reference = std::thread::spawn({
+        let root = root.clone();
+        move || Command::new("python3").arg(&script).arg(&root).output()
+    });
+    let inputs = source::collect(&[source::Root::arg(root)]).unwrap();
+    let inputs: Vec<_> = inputs.iter().collect();
+    let mine: Vec<String> = inputs.par_iter().map(|i| ours(&i.path)).collect();
+    let out = match reference.join().unwrap() {
+        Ok(out) if out.status.success() => out,
+        other => {
+            let why = match other {
+                Ok(out) => String::from_utf8_lossy(&out.stderr).into_owned(),
+                Err(e) => e.to_string(),
+            };
+            crate::util::skip(&format!(
+                "the sgfmill reference could not run (pip install sgfmill): {why}"
+            ));
+            return;
         }
     };
-    let reference: BTreeMap<String, String> = text
+    let reference: BTreeMap<String, String> = String::from_utf8(out.stdout)
+        .unwrap()
         .lines()
         .map(|l| {
             let (file, rest) = l.split_once('\t').unwrap();
             (file.to_string(), rest.to_string())
         })
         .collect();
-
-    let inputs = source::collect(&[source::Root::arg(root)]).unwrap();
     assert_eq!(
         inputs.len(),
         reference.len(),
         "both sides see the same files"
     );
     let mut mismatches = Vec::new();
-    for input in &inputs {
-        let mine = ours(&input.path);
+    for (input, mine) in inputs.iter().zip(&mine) {
         let theirs = &reference[&input.name];
-        if &mine != theirs {
+        if mine != theirs {
             mismatches.push(format!(
                 "{}\n  ours:    {mine}\n  sgfmill: {theirs}",
                 input.name
