@@ -31,8 +31,8 @@ pub fn write(what: Generate, out: &mut Vec<u8>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// `{"games.csv": {"file": "text", ...}, ...}`: the tables' columns in order with their types,
-/// from the schema the writers use.
+/// `{"big_eyes.csv": {"block": "text", ...}, ...}`: every table's columns with their types,
+/// from the schema the writers use (keys sorted: a loader looks columns up by name).
 fn dtypes(out: &mut Vec<u8>) -> std::io::Result<()> {
     let mut tables = serde_json::Map::new();
     for (table, fields) in livingblocks::sink::schemas() {

@@ -377,7 +377,7 @@ pub const COLUMNS: &[Column] = &[
 
 /// The header of games.csv.
 pub fn header() -> Vec<&'static str> {
-    COLUMNS.iter().map(|c| c.name).collect()
+    super::schema::names(&fields())
 }
 
 /// The columns of games.csv with their types.
