@@ -140,7 +140,7 @@ if len(asked) != len(rows):
 def same(col):
     return sum(1 for r in rows if r[col] and abs(float(r[col]) - float(r["margin"]) * (1 if r["winner"] == "B" else -1)) < 1e-3)
 n = len(rows)
-for col in ["margin_katago_lead", "margin_katago", "margin_estimate"]:
+for col in ["margin_katago_score", "margin_katago_lead", "margin_katago", "margin_estimate"]:
     print(f"  {col} = RE: {same(col)} of {n}")
 PY
 echo "katago-check: ok; --katago \"$cmd\""

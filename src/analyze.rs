@@ -415,6 +415,7 @@ fn score_position(
         markup,
         katago,
         katago_lead: engine.map(|(v, _)| score::engine::lead(v, rec.rules, r.captures)),
+        katago_score: engine.map(|(v, _)| score::engine::score(v, rec.rules, r.captures)),
         estimate,
         none: source(
             &[],

@@ -176,8 +176,10 @@ pub struct ScoreRow {
     /// KataGo's dead stones (the blocks its ownership gives away), finished and counted;
     /// `None` without `--katago` or without an answer.
     pub katago: Option<SourceScore>,
-    /// Black − White − komi by KataGo's net, under the record's rules and komi.
+    /// Black − White − komi by KataGo's net, under the record's rules and komi: its lead, and
+    /// the final score it expects.
     pub katago_lead: Option<f32>,
+    pub katago_score: Option<f32>,
     /// `None` where the run did not estimate (see `--estimate`).
     pub estimate: Option<SourceScore>,
     /// Nothing dead: a lower bound for the side with dead stones inside its area.

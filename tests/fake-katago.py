@@ -115,7 +115,8 @@ def answer(q):
         "isDuringSearch": False,
         "turnNumber": 0,
         "moveInfos": [],
-        "rootInfo": {"scoreLead": lead, "currentPlayer": q["initialPlayer"], "visits": 1},
+        # The score a quarter point apart from the lead, so that the tables show which is which.
+        "rootInfo": {"scoreLead": lead, "scoreSelfplay": lead + 0.25, "currentPlayer": q["initialPlayer"], "visits": 1},
         "ownership": ownership,
     }
 

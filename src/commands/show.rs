@@ -110,7 +110,7 @@ fn katago_judgement(
     let Some(s) = a.games.get(game).and_then(|g| g.score.as_ref()) else {
         return Ok((format!("{head}: no final position to judge\n"), None));
     };
-    let (Some(lead), Some(k)) = (s.katago_lead, &s.katago) else {
+    let (Some(lead), Some(score), Some(k)) = (s.katago_lead, s.katago_score, &s.katago) else {
         let why = a.games[game].detail.clone();
         return Ok((format!("{head}: no answer ({why})\n"), None));
     };
@@ -119,9 +119,11 @@ fn katago_judgement(
     let dead: Vec<String> = k.dead.iter().map(|&p| go_point(size, p)).collect();
     let margin = |m: Option<f32>| m.map_or("rules unknown".to_string(), |m| format!("{m:+}"));
     let text = format!(
-        "{head}: Black − White − komi {lead:+.2} (as a count {}); dead: {}; counted with these \
-         dead stones after finishing: {}\n",
+        "{head}: Black − White − komi {lead:+.2} by its lead (as a count {}), {score:+.2} by \
+         the score it expects (as a count {}); dead: {}; counted with these dead stones after \
+         finishing: {}\n",
         livingblocks::score::engine::on_grid(lead, komi),
+        livingblocks::score::engine::on_grid(score, komi),
         if dead.is_empty() {
             "none".to_string()
         } else {

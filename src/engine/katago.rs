@@ -300,7 +300,7 @@ impl Katago {
             Some(e) => Err(e.as_str().map_or_else(|| e.to_string(), str::to_string)),
             None => view(&v, history).ok_or_else(|| {
                 EngineError::Failed(format!(
-                    "--katago {:?}: an answer without rootInfo.scoreLead or ownership: {}",
+                    "--katago {:?}: an answer without rootInfo.scoreLead, rootInfo.scoreSelfplay or ownership: {}",
                     self.spec.command,
                     clip(line)
                 ))
@@ -428,10 +428,11 @@ fn clip(line: &str) -> String {
     s
 }
 
-/// An analysis answer's lead and ownership, Black's side (the query asks for it); `history`:
-/// the query gave the moves.
+/// An analysis answer's lead, score and ownership, Black's side (the query asks for it);
+/// `history`: the query gave the moves.
 fn view(v: &Value, history: bool) -> Option<EngineAnswer> {
     let lead = v.pointer("/rootInfo/scoreLead")?.as_f64()? as f32;
+    let score = v.pointer("/rootInfo/scoreSelfplay")?.as_f64()? as f32;
     let ownership = v
         .get("ownership")?
         .as_array()?
@@ -440,6 +441,7 @@ fn view(v: &Value, history: bool) -> Option<EngineAnswer> {
         .collect::<Option<Vec<f32>>>()?;
     Some(Ok(EngineView {
         lead,
+        score,
         ownership,
         history,
     }))
@@ -584,19 +586,24 @@ mod tests {
     #[test]
     fn answers_and_refusals_are_read() {
         let a: Value = serde_json::from_str(
-            r#"{"id":"3","rootInfo":{"scoreLead":-2.5},"ownership":[0.5,-1]}"#,
+            r#"{"id":"3","rootInfo":{"scoreLead":-2.5,"scoreSelfplay":-3.25},"ownership":[0.5,-1]}"#,
         )
         .unwrap();
         assert_eq!(
             view(&a, true),
             Some(Ok(EngineView {
                 lead: -2.5,
+                score: -3.25,
                 ownership: vec![0.5, -1.0],
                 history: true,
             }))
         );
         let b: Value = serde_json::from_str(r#"{"id":"3","rootInfo":{}}"#).unwrap();
         assert_eq!(view(&b, false), None);
+        let c: Value =
+            serde_json::from_str(r#"{"id":"3","rootInfo":{"scoreLead":1},"ownership":[]}"#)
+                .unwrap();
+        assert_eq!(view(&c, false), None);
         assert!(parse("Loading model", "k").is_err());
     }
 }

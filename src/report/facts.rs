@@ -59,8 +59,10 @@ pub struct ScoreFacts {
     pub dead_estimate: Vec<String>,
     pub dead_katago: Vec<String>,
     pub margins: PerSource<SourceMargins>,
-    /// KataGo's lead on the grid of margins (games.csv `margin_katago_lead`).
+    /// KataGo's lead and expected score on the grid of margins (games.csv
+    /// `margin_katago_lead`, `margin_katago_score`).
     pub katago_lead: Option<f64>,
+    pub katago_score: Option<f64>,
     pub suspicious: bool,
     /// The count is not the players' (games.csv `unscorable` is filled).
     pub unscorable: bool,
@@ -208,6 +210,10 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             dead_katago: points(s.katago.as_ref()),
             katago_lead: s
                 .katago_lead
+                .zip(g.record.as_ref())
+                .map(|(l, r)| widen(crate::score::engine::on_grid(l, r.komi))),
+            katago_score: s
+                .katago_score
                 .zip(g.record.as_ref())
                 .map(|(l, r)| widen(crate::score::engine::on_grid(l, r.komi))),
             margins: PerSource(DeadSource::ALL.map(|k| {

@@ -167,6 +167,7 @@ pub(super) struct GameCols {
     dead_estimate: Col,
     dead_katago: Col,
     katago_lead: Col,
+    katago_score: Col,
     benson_territory: [Col; 2],
     benson_stones: [Col; 2],
     area: [Col; 2],
@@ -219,6 +220,7 @@ impl GameCols {
         let duplicate = c.col("duplicate_kind")?;
         let dead_katago = c.col("dead_katago")?;
         let katago_lead = c.col("margin_katago_lead")?;
+        let katago_score = c.col("margin_katago_score")?;
         let dt = c.col("DT")?;
         let mut margins = PerSource([[Col(0, Kind::Text); 3]; 4]);
         for s in DeadSource::ALL {
@@ -262,6 +264,7 @@ impl GameCols {
             dead_estimate,
             dead_katago,
             katago_lead,
+            katago_score,
             benson_territory: c.per_colour("benson_territory")?,
             benson_stones: c.per_colour("benson_stones")?,
             area: c.per_colour("area")?,
@@ -297,6 +300,7 @@ impl GameCols {
                     dead_estimate: self.dead_estimate.points(row),
                     dead_katago: self.dead_katago.points(row),
                     katago_lead: self.katago_lead.margin(row),
+                    katago_score: self.katago_score.margin(row),
                     margins: PerSource(self.margins.0.map(|[rules, territory, area]| {
                         SourceMargins {
                             rules: rules.margin(row),

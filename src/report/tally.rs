@@ -328,8 +328,10 @@ summable! {
         pub agreement: PerMethod<PerMethod<u64>>,
         pub not_benson: Vec<NotBenson>,
         pub sources: PerSource<SourceSums>,
-        /// KataGo's own lead on the grid of margins (`margin_katago_lead`), counted as a source.
+        /// KataGo's own lead and expected score on the grid of margins (`margin_katago_lead`,
+        /// `margin_katago_score`), each counted as a source.
         pub katago_lead: SourceSums,
+        pub katago_score: SourceSums,
         /// The estimate's dead stones against the markup's, and against KataGo's.
         pub dead: DeadSums,
         pub dead_katago: DeadSums,
@@ -536,6 +538,9 @@ impl Tally {
         if let Some(m) = s.katago_lead {
             self.katago_lead.add(m, want, s, r);
         }
+        if let Some(m) = s.katago_score {
+            self.katago_score.add(m, want, s, r);
+        }
     }
 
     /// Adds one block of a game that ended as `ending`, played in `era`.
@@ -658,22 +663,30 @@ impl Tally {
             push("proven_points", colour, "benson", self.proven[k]);
             push("area_points", colour, "best_source", self.area[k]);
         }
-        for (src, s) in self.sources.iter() {
-            push("margin_compared", "", src.name(), s.compared);
-            push("margin_exact", "", src.name(), s.exact);
-            push("margin_within_1", "", src.name(), s.within_one);
-            push("winner_agrees", "", src.name(), s.same_winner);
-            push("margin_compared_scorable", "", src.name(), s.scorable);
-            push("margin_exact_scorable", "", src.name(), s.scorable_exact);
-            push(
-                "margin_within_1_scorable",
-                "",
-                src.name(),
-                s.scorable_within_one,
+        // Every source of dead stones, and KataGo's own lead and score where the run asked it.
+        let margins = self
+            .sources
+            .iter()
+            .map(|(src, s)| (src.name(), s))
+            .chain(
+                [
+                    ("katago_lead", &self.katago_lead),
+                    ("katago_score", &self.katago_score),
+                ]
+                .into_iter()
+                .filter(|(_, s)| s.compared > 0),
             );
-            push("margin_compared_sure", "", src.name(), s.sure);
-            push("margin_exact_sure", "", src.name(), s.sure_exact);
-            push("margin_within_1_sure", "", src.name(), s.sure_within_one);
+        for (name, s) in margins {
+            push("margin_compared", "", name, s.compared);
+            push("margin_exact", "", name, s.exact);
+            push("margin_within_1", "", name, s.within_one);
+            push("winner_agrees", "", name, s.same_winner);
+            push("margin_compared_scorable", "", name, s.scorable);
+            push("margin_exact_scorable", "", name, s.scorable_exact);
+            push("margin_within_1_scorable", "", name, s.scorable_within_one);
+            push("margin_compared_sure", "", name, s.sure);
+            push("margin_exact_sure", "", name, s.sure_exact);
+            push("margin_within_1_sure", "", name, s.sure_within_one);
         }
         for status in FinalStatus::ALL {
             let k = status as usize;
@@ -902,6 +915,7 @@ mod tests {
             dead_estimate: vec!["ba".into(), "aa".into()],
             dead_katago: Vec::new(),
             katago_lead: None,
+            katago_score: None,
             margins: PerSource([
                 at(markup),
                 SourceMargins {

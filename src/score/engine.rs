@@ -31,12 +31,16 @@ pub struct EngineQuery {
     pub history: Option<MoveList>,
 }
 
-/// What an engine said of a position: Black's lead (Black − White − komi, in the engine's
-/// own count of the stones it was given) and each point's ownership, +1 Black's, −1 White's,
-/// row by row from the top-left corner.
+/// What an engine said of a position: Black's lead and the score it expects (Black − White −
+/// komi, in the engine's own count of the stones it was given) and each point's ownership, +1
+/// Black's, −1 White's, row by row from the top-left corner.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineView {
+    /// The points Black is ahead by: what komi would make the game even.
     pub lead: f32,
+    /// The final score the net expects if the game were played out (KataGo's `scoreSelfplay`):
+    /// on a finished game, its count rather than its balance, so the nearer of the two to RE.
+    pub score: f32,
     pub ownership: Vec<f32>,
     /// The engine replayed the moves (and counted their prisoners), not just the stones.
     pub history: bool,
@@ -101,22 +105,35 @@ impl EngineView {
                 self.ownership.len()
             ));
         }
-        if !self.lead.is_finite() || self.ownership.iter().any(|o| !o.is_finite()) {
-            return Err("lead or ownership is not a number".to_string());
+        if !self.lead.is_finite()
+            || !self.score.is_finite()
+            || self.ownership.iter().any(|o| !o.is_finite())
+        {
+            return Err("lead, score or ownership is not a number".to_string());
         }
         Ok(())
     }
 }
 
-/// Black − White − komi by the engine, under the record's rules: territory counting adds the
+/// The engine's lead, Black − White − komi under the record's rules (`counted`).
+pub fn lead(view: &EngineView, rules: Rules, captures: [u32; 2]) -> f32 {
+    counted(view, view.lead, rules, captures)
+}
+
+/// The score the engine expects, Black − White − komi under the record's rules (`counted`).
+pub fn score(view: &EngineView, rules: Rules, captures: [u32; 2]) -> f32 {
+    counted(view, view.score, rules, captures)
+}
+
+/// `points` of the engine's count as `Margins` counts them: territory counting adds the
 /// prisoners taken in the game (`captures`: Black's, White's) where the engine was given the
 /// stones alone and never saw them taken.
-pub fn lead(view: &EngineView, rules: Rules, captures: [u32; 2]) -> f32 {
+fn counted(view: &EngineView, points: f32, rules: Rules, captures: [u32; 2]) -> f32 {
     match counting(rules) {
         Some(Counting::Territory) if !view.history => {
-            view.lead + captures[0] as f32 - captures[1] as f32
+            points + captures[0] as f32 - captures[1] as f32
         }
-        _ => view.lead,
+        _ => points,
     }
 }
 
@@ -195,13 +212,17 @@ mod tests {
     fn territory_counting_adds_the_prisoners() {
         let mut view = EngineView {
             lead: 2.0,
+            score: 1.5,
             ownership: Vec::new(),
             history: false,
         };
         assert_eq!(lead(&view, Rules::Japanese, [5, 2]), 5.0);
+        assert_eq!(score(&view, Rules::Japanese, [5, 2]), 4.5);
         assert_eq!(lead(&view, Rules::Chinese, [5, 2]), 2.0);
+        assert_eq!(score(&view, Rules::Chinese, [5, 2]), 1.5);
         view.history = true;
         assert_eq!(lead(&view, Rules::Japanese, [5, 2]), 2.0);
+        assert_eq!(score(&view, Rules::Japanese, [5, 2]), 1.5);
     }
 
     #[test]
@@ -236,13 +257,17 @@ mod tests {
                 ownership[y * 5 + x] = if x <= 2 { 0.9 } else { -0.8 };
             }
         }
-        let view = EngineView {
+        let mut view = EngineView {
             lead: 1.0,
+            score: 1.0,
             ownership,
             history: false,
         };
         view.fits(5).unwrap();
         assert!(view.fits(9).is_err());
+        view.score = f32::NAN;
+        assert!(view.fits(5).is_err());
+        view.score = 1.0;
         let own = block_ownership(&board, &net, &view);
         let dead = dead(&net, &own);
         let b1 = board.idx(Point::new(1, 1)).unwrap();

@@ -278,6 +278,22 @@ pub const COLUMNS: &[Column] = &[
             .zip(g.record())
             .map(|(l, r)| crate::score::engine::on_grid(l, r.komi))
     )),
+    col!("katago_score": Float, |t, g| t.text(
+        &g.game
+            .score
+            .as_ref()
+            .and_then(|s| s.katago_score)
+            .map_or(String::new(), |l| fixed(l, 2))
+    )),
+    col!("margin_katago_score": Float, |t, g| margin(
+        t,
+        g.game
+            .score
+            .as_ref()
+            .and_then(|s| s.katago_score)
+            .zip(g.record())
+            .map(|(l, r)| crate::score::engine::on_grid(l, r.komi))
+    )),
     col!("benson_margin_low": Float, |t, g| margin(
         t,
         g.game.score.as_ref().map(|s| s.benson_bounds.0)

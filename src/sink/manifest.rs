@@ -11,7 +11,7 @@ use crate::row::Status;
 use crate::source::Root;
 
 /// Bumped whenever a table's columns or their meaning change.
-pub const SCHEMA: u32 = 8;
+pub const SCHEMA: u32 = 9;
 
 /// The manifest's key for the folder a run was started in, relative to its output folder.
 const STARTED_IN: &str = "started_in";

@@ -58,6 +58,9 @@ fn katago_columns_come_from_the_engine() {
     // 14 black stones, 10 white, komi 6.5; territory counting adds no prisoners here.
     assert_eq!(a["katago_lead"], "-2.50");
     assert_eq!(a["margin_katago_lead"], "-2.5");
+    // The fake engine expects a score a quarter point above its lead.
+    assert_eq!(a["katago_score"], "-2.25");
+    assert_eq!(a["margin_katago_score"], "-2.5");
     assert_eq!(a["dead_katago"], "bc");
     assert_eq!(a["score_source"], "katago");
     assert_eq!(a["final_source"], "katago");
@@ -253,6 +256,8 @@ fn moves_first_and_stones_when_the_engine_refuses_them() {
     assert_eq!(moves["m.sgf"]["katago_lead"], "-7.50");
     // The stones alone, and White's prisoner added.
     assert_eq!(stones["m.sgf"]["katago_lead"], "-8.50");
+    assert_eq!(moves["m.sgf"]["katago_score"], "-7.25");
+    assert_eq!(stones["m.sgf"]["katago_score"], "-8.25");
     assert_eq!(stones["m.sgf"]["detail"], "");
 }
 
@@ -267,7 +272,9 @@ fn show_judges_the_final_position_as_the_run_does() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let lead: f32 = games["a.sgf"]["katago_lead"].parse().unwrap();
-    assert!(text.contains(&format!("komi {lead:+.2}")), "{text}");
+    assert!(text.contains(&format!("komi {lead:+.2} by its lead")), "{text}");
+    let score: f32 = games["a.sgf"]["katago_score"].parse().unwrap();
+    assert!(text.contains(&format!("{score:+.2} by the score")), "{text}");
     // bc is B7 on a 9×9 board.
     assert_eq!(games["a.sgf"]["dead_katago"], "bc");
     assert!(text.contains("dead: B7;"), "{text}");

@@ -51,8 +51,8 @@ fn accuracy_table<'a>(
          (TB/TW, `markup`), with the project's estimate (`estimate`), and with nothing dead \
          (`none`, a lower bound); with `--katago` also with KataGo's (`katago`: the blocks its \
          ownership gives to the opponent, finished and counted as the others), and KataGo's \
-         own lead is compared as it is (`katago lead`, on the grid of margins the komi \
-         allows). Margins are Black − White − komi under the game's rules: RU, \
+         own lead and the final score it expects are compared as they are (`katago lead`, \
+         `katago score`, on the grid of margins the komi allows). Margins are Black − White − komi under the game's rules: RU, \
          else inferred from the record's komi, place and event, else territory counting \
          (games.csv `rules_source`); RE is never an input. A record that stops before the \
          players' last moves is finished first: the dame are filled and the moves the filling \
@@ -80,13 +80,14 @@ fn accuracy_table<'a>(
          within 1 point (exact included) |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    // KataGo's rows only where the run asked KataGo: its dead stones, and its own lead.
+    // KataGo's rows only where the run asked KataGo: its dead stones, its lead and its score.
     let rows: Vec<(&str, &SourceSums)> = t
         .sources
         .iter()
         .filter(|(src, s)| *src != DeadSource::Katago || s.compared > 0)
         .map(|(src, s)| (src.name(), s))
         .chain((t.katago_lead.compared > 0).then_some(("katago lead", &t.katago_lead)))
+        .chain((t.katago_score.compared > 0).then_some(("katago score", &t.katago_score)))
         .collect();
     for &(name, s) in &rows {
         let _ = writeln!(
@@ -217,11 +218,12 @@ mod tests {
 
         t.sources[DeadSource::Katago] = sums(10, 8);
         t.katago_lead = sums(10, 9);
+        t.katago_score = sums(10, 9);
         let rows = accuracy_table(&mut String::new(), &t, &Figures::default());
         let names: Vec<&str> = rows.iter().map(|r| r.0).collect();
         assert_eq!(
             names,
-            ["markup", "katago", "estimate", "none", "katago lead"]
+            ["markup", "katago", "estimate", "none", "katago lead", "katago score"]
         );
     }
 
