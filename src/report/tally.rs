@@ -664,18 +664,14 @@ impl Tally {
             push("area_points", colour, "best_source", self.area[k]);
         }
         // Every source of dead stones, and KataGo's own lead and score where the run asked it.
-        let margins = self
-            .sources
-            .iter()
-            .map(|(src, s)| (src.name(), s))
-            .chain(
-                [
-                    ("katago_lead", &self.katago_lead),
-                    ("katago_score", &self.katago_score),
-                ]
-                .into_iter()
-                .filter(|(_, s)| s.compared > 0),
-            );
+        let margins = self.sources.iter().map(|(src, s)| (src.name(), s)).chain(
+            [
+                ("katago_lead", &self.katago_lead),
+                ("katago_score", &self.katago_score),
+            ]
+            .into_iter()
+            .filter(|(_, s)| s.compared > 0),
+        );
         for (name, s) in margins {
             push("margin_compared", "", name, s.compared);
             push("margin_exact", "", name, s.exact);

@@ -272,9 +272,15 @@ fn show_judges_the_final_position_as_the_run_does() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let lead: f32 = games["a.sgf"]["katago_lead"].parse().unwrap();
-    assert!(text.contains(&format!("komi {lead:+.2} by its lead")), "{text}");
+    assert!(
+        text.contains(&format!("komi {lead:+.2} by its lead")),
+        "{text}"
+    );
     let score: f32 = games["a.sgf"]["katago_score"].parse().unwrap();
-    assert!(text.contains(&format!("{score:+.2} by the score")), "{text}");
+    assert!(
+        text.contains(&format!("{score:+.2} by the score")),
+        "{text}"
+    );
     // bc is B7 on a 9×9 board.
     assert_eq!(games["a.sgf"]["dead_katago"], "bc");
     assert!(text.contains("dead: B7;"), "{text}");

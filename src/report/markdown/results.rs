@@ -223,7 +223,14 @@ mod tests {
         let names: Vec<&str> = rows.iter().map(|r| r.0).collect();
         assert_eq!(
             names,
-            ["markup", "katago", "estimate", "none", "katago lead", "katago score"]
+            [
+                "markup",
+                "katago",
+                "estimate",
+                "none",
+                "katago lead",
+                "katago score"
+            ]
         );
     }
 
