@@ -179,13 +179,16 @@ fn endings(t: &Tally) -> Chart {
     count_bars("How did the games end, by RE?", "games", hows, series)
 }
 
-/// Left out when no game could be compared; a source without games gets no panel.
+/// Left out when no game could be compared; a source without games gets no panel, and
+/// KataGo's lead and score get one each where the run asked KataGo.
 fn margin_error(t: &Tally) -> Option<Chart> {
     let panels: Vec<_> = t
         .sources
         .iter()
         .filter(|(_, s)| s.compared > 0)
-        .map(|(src, s)| {
+        .map(|(src, s)| (src.name(), s))
+        .chain(t.katago_margins())
+        .map(|(name, s)| {
             // The exact games would dwarf every other bar: they are in the caption instead.
             let mut clamped = BTreeMap::new();
             for (&e, &n) in s.error.iter().filter(|(&e, _)| e != 0) {
@@ -194,7 +197,7 @@ fn margin_error(t: &Tally) -> Option<Chart> {
             (
                 format!(
                     "{}: {} of {} exact; the other {} below",
-                    src.name(),
+                    name,
                     s.exact,
                     s.compared,
                     s.compared - s.exact
@@ -292,4 +295,54 @@ pub fn charts(t: &Tally) -> Vec<(&'static str, Chart)> {
 
 fn has_life(t: &Tally) -> bool {
     t.life.all.blocks.iter().sum::<u64>() > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tally::SourceSums;
+    use crate::score::DeadSource;
+
+    fn sums(compared: u64, exact: u64, off: i32) -> SourceSums {
+        SourceSums {
+            compared,
+            exact,
+            error: [(0, exact as u32), (off, (compared - exact) as u32)].into(),
+            ..SourceSums::default()
+        }
+    }
+
+    fn captions(t: &Tally) -> Vec<String> {
+        match margin_error(t) {
+            Some(Chart::Histograms { panels, .. }) => panels.into_iter().map(|p| p.0).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn margin_errors_have_a_panel_per_compared_source_and_katago_margin() {
+        let mut t = Tally::default();
+        assert!(margin_error(&t).is_none());
+        t.sources[DeadSource::Estimate] = sums(10, 7, 1);
+        t.sources[DeadSource::None] = sums(10, 1, -40);
+        assert_eq!(
+            captions(&t),
+            [
+                "estimate: 7 of 10 exact; the other 3 below",
+                "none: 1 of 10 exact; the other 9 below"
+            ]
+        );
+        t.katago_score = sums(10, 9, -1);
+        assert_eq!(captions(&t).len(), 3);
+        assert_eq!(
+            captions(&t)[2],
+            "katago score: 9 of 10 exact; the other 1 below"
+        );
+        // Exact games are in the caption, not among the bars; far misses at the edge.
+        let Some(Chart::Histograms { panels, .. }) = margin_error(&t) else {
+            panic!("margin_error left the chart out")
+        };
+        assert_eq!(panels[1].1, [(-30, 9)]);
+        assert_eq!(panels[2].1, [(-1, 1)]);
+    }
 }

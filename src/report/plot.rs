@@ -145,6 +145,8 @@ impl Bars<'_> {
     }
 }
 
+const PANELS_PER_ROW: usize = 3;
+
 fn histogram_panels(
     path: &Path,
     title: &str,
@@ -152,11 +154,14 @@ fn histogram_panels(
     range: (i32, i32),
     panels: &[(String, Vec<(i32, u32)>)],
 ) -> PlotResult {
-    let cols = panels.len().max(1);
-    let root = SVGBackend::new(path, (320 * cols as u32, 360)).into_drawing_area();
+    // Three panels a row at most, so that KataGo's five stay readable.
+    let cols = panels.len().clamp(1, PANELS_PER_ROW);
+    let rows = panels.len().div_ceil(PANELS_PER_ROW).max(1);
+    let root =
+        SVGBackend::new(path, (320 * cols as u32, 30 + 330 * rows as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let root = root.titled(title, ("sans-serif", 18)).map_err(err)?;
-    let areas = root.split_evenly((1, cols));
+    let areas = root.split_evenly((rows, cols));
     for (k, ((name, counts), area)) in panels.iter().zip(&areas).enumerate() {
         let y_max = counts.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1);
         let mut chart = ChartBuilder::on(area)

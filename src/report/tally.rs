@@ -620,6 +620,17 @@ impl Tally {
         s.classified += u64::from(e.classified);
     }
 
+    /// KataGo's own margins, its lead and its score, as the report names them, where the run
+    /// asked KataGo.
+    pub fn katago_margins(&self) -> impl Iterator<Item = (&'static str, &SourceSums)> {
+        [
+            ("katago lead", &self.katago_lead),
+            ("katago score", &self.katago_score),
+        ]
+        .into_iter()
+        .filter(|(_, s)| s.compared > 0)
+    }
+
     /// summary.csv rows: `(measure, colour, method, value)`, counts only, so that the rows of
     /// several runs add up to those of one run over all their inputs (less the games one run
     /// repeats of another's: each counts its own first copies).
@@ -664,14 +675,15 @@ impl Tally {
             push("area_points", colour, "best_source", self.area[k]);
         }
         // Every source of dead stones, and KataGo's own lead and score where the run asked it.
-        let margins = self.sources.iter().map(|(src, s)| (src.name(), s)).chain(
-            [
-                ("katago_lead", &self.katago_lead),
-                ("katago_score", &self.katago_score),
-            ]
-            .into_iter()
-            .filter(|(_, s)| s.compared > 0),
-        );
+        let katago: Vec<(String, &SourceSums)> = self
+            .katago_margins()
+            .map(|(name, s)| (name.replace(' ', "_"), s))
+            .collect();
+        let margins = self
+            .sources
+            .iter()
+            .map(|(src, s)| (src.name(), s))
+            .chain(katago.iter().map(|(name, s)| (name.as_str(), *s)));
         for (name, s) in margins {
             push("margin_compared", "", name, s.compared);
             push("margin_exact", "", name, s.exact);

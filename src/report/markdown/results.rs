@@ -86,8 +86,7 @@ fn accuracy_table<'a>(
         .iter()
         .filter(|(src, s)| *src != DeadSource::Katago || s.compared > 0)
         .map(|(src, s)| (src.name(), s))
-        .chain((t.katago_lead.compared > 0).then_some(("katago lead", &t.katago_lead)))
-        .chain((t.katago_score.compared > 0).then_some(("katago score", &t.katago_score)))
+        .chain(t.katago_margins())
         .collect();
     for &(name, s) in &rows {
         let _ = writeln!(
