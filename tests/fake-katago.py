@@ -116,7 +116,12 @@ def answer(q):
         "turnNumber": 0,
         "moveInfos": [],
         # The score a quarter point apart from the lead, so that the tables show which is which.
-        "rootInfo": {"scoreLead": lead, "scoreSelfplay": lead + 0.25, "currentPlayer": q["initialPlayer"], "visits": 1},
+        "rootInfo": {
+            "scoreLead": lead,
+            "scoreSelfplay": lead + 0.25,
+            "currentPlayer": q["initialPlayer"],
+            "visits": 1,
+        },
         "ownership": ownership,
     }
 

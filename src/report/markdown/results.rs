@@ -52,7 +52,8 @@ fn accuracy_table<'a>(
          (`none`, a lower bound); with `--katago` also with KataGo's (`katago`: the blocks its \
          ownership gives to the opponent, finished and counted as the others), and KataGo's \
          own lead and the final score it expects are compared as they are (`katago lead`, \
-         `katago score`, on the grid of margins the komi allows). Margins are Black − White − komi under the game's rules: RU, \
+         `katago score`, on the grid of margins the komi allows). Margins are Black − White \
+         − komi under the game's rules: RU, \
          else inferred from the record's komi, place and event, else territory counting \
          (games.csv `rules_source`); RE is never an input. A record that stops before the \
          players' last moves is finished first: the dame are filled and the moves the filling \
