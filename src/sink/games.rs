@@ -8,7 +8,7 @@ use std::io;
 use super::schema::{Field, Kind};
 use super::table::Table;
 use crate::life::LifeTotals;
-use crate::row::{FileAnalysis, GameRow, PositionStats, SourceScore};
+use crate::row::{FileAnalysis, GameRow, PositionStats, ScoreRow, SourceScore};
 use crate::score::rules::RecordInfo;
 use crate::score::DeadSource;
 use crate::sgf::result::GameResult;
@@ -103,6 +103,18 @@ fn dead(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
         dead.push(y as char);
     }
     t.text(&dead);
+}
+
+/// KataGo's own points (its lead or its score), two decimals, as the engine gave them.
+fn katago_points(t: &mut Table, g: &GameLine<'_>, points: fn(&ScoreRow) -> Option<f32>) {
+    let p = g.game.score.as_ref().and_then(points);
+    t.text(&p.map_or(String::new(), |p| fixed(p, 2)));
+}
+
+/// The same on the grid of margins a count can give under the record's komi.
+fn katago_margin(t: &mut Table, g: &GameLine<'_>, points: fn(&ScoreRow) -> Option<f32>) {
+    let p = g.game.score.as_ref().and_then(points).zip(g.record());
+    margin(t, p.map(|(p, r)| crate::score::engine::on_grid(p, r.komi)));
 }
 
 fn source_margin(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
@@ -262,38 +274,10 @@ pub const COLUMNS: &[Column] = &[
     ),
     col!("margin_katago_area": Float, source_area, DeadSource::Katago),
     col!("katago_equals_re": Int, equals_re, DeadSource::Katago),
-    col!("katago_lead": Float, |t, g| t.text(
-        &g.game
-            .score
-            .as_ref()
-            .and_then(|s| s.katago_lead)
-            .map_or(String::new(), |l| fixed(l, 2))
-    )),
-    col!("margin_katago_lead": Float, |t, g| margin(
-        t,
-        g.game
-            .score
-            .as_ref()
-            .and_then(|s| s.katago_lead)
-            .zip(g.record())
-            .map(|(l, r)| crate::score::engine::on_grid(l, r.komi))
-    )),
-    col!("katago_score": Float, |t, g| t.text(
-        &g.game
-            .score
-            .as_ref()
-            .and_then(|s| s.katago_score)
-            .map_or(String::new(), |l| fixed(l, 2))
-    )),
-    col!("margin_katago_score": Float, |t, g| margin(
-        t,
-        g.game
-            .score
-            .as_ref()
-            .and_then(|s| s.katago_score)
-            .zip(g.record())
-            .map(|(l, r)| crate::score::engine::on_grid(l, r.komi))
-    )),
+    col!("katago_lead": Float, katago_points, |s: &ScoreRow| s.katago_lead),
+    col!("margin_katago_lead": Float, katago_margin, |s: &ScoreRow| s.katago_lead),
+    col!("katago_score": Float, katago_points, |s: &ScoreRow| s.katago_score),
+    col!("margin_katago_score": Float, katago_margin, |s: &ScoreRow| s.katago_score),
     col!("benson_margin_low": Float, |t, g| margin(
         t,
         g.game.score.as_ref().map(|s| s.benson_bounds.0)
