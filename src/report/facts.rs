@@ -185,6 +185,8 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
     let none = PositionStats::default();
     let p = g.position.as_ref().unwrap_or(&none);
     let result = g.record.as_ref().map(|r| r.result.as_ref());
+    let engine_margin =
+        |m: Option<f32>| crate::score::engine::record_margin(m, g.record.as_ref()).map(widen);
     ReplayedFacts {
         size: size.to_string(),
         suicides: p.suicides.into(),
@@ -208,14 +210,8 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             dead_markup: points(s.markup.as_ref()),
             dead_estimate: points(s.estimate.as_ref()),
             dead_katago: points(s.katago.as_ref()),
-            katago_lead: s
-                .katago_lead
-                .zip(g.record.as_ref())
-                .map(|(l, r)| widen(crate::score::engine::on_grid(l, r.komi))),
-            katago_score: s
-                .katago_score
-                .zip(g.record.as_ref())
-                .map(|(l, r)| widen(crate::score::engine::on_grid(l, r.komi))),
+            katago_lead: engine_margin(s.katago_lead),
+            katago_score: engine_margin(s.katago_score),
             margins: PerSource(DeadSource::ALL.map(|k| {
                 s.source(k)
                     .map_or(SourceMargins::default(), |m| SourceMargins {

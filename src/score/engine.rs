@@ -149,6 +149,12 @@ pub fn on_grid(lead: f32, komi: f32) -> f32 {
     }
 }
 
+/// An engine's points (its lead or its score) as a margin of the record: `on_grid` under
+/// its komi; none without either.
+pub fn record_margin(points: Option<f32>, rec: Option<&RecordInfo>) -> Option<f32> {
+    points.zip(rec).map(|(p, r)| on_grid(p, r.komi))
+}
+
 /// Each block's mean ownership from its owner's side (+1: surely its owner's, −1: surely the
 /// opponent's), in the net's block order.
 pub fn block_ownership(board: &Board, net: &Net, view: &EngineView) -> Vec<f32> {

@@ -113,8 +113,8 @@ fn katago_points(t: &mut Table, g: &GameLine<'_>, points: fn(&ScoreRow) -> Optio
 
 /// The same on the grid of margins a count can give under the record's komi.
 fn katago_margin(t: &mut Table, g: &GameLine<'_>, points: fn(&ScoreRow) -> Option<f32>) {
-    let p = g.game.score.as_ref().and_then(points).zip(g.record());
-    margin(t, p.map(|(p, r)| crate::score::engine::on_grid(p, r.komi)));
+    let p = g.game.score.as_ref().and_then(points);
+    margin(t, crate::score::engine::record_margin(p, g.record()));
 }
 
 fn source_margin(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {

@@ -24,7 +24,7 @@ pub(super) fn records_section(w: &mut String, t: &Tally, figures: &Figures) {
             t.suspicious
                 .iter()
                 .take(SHOWN * 5)
-                .map(|s| Record::of(&s.file, &s.game, &s.re, &s.rules, [&s.low, &s.high])),
+                .map(|s| record(&s.file, &s.game, &s.re, &s.rules, [&s.low, &s.high])),
         );
     }
     let _ = writeln!(
@@ -52,7 +52,7 @@ pub(super) fn records_section(w: &mut String, t: &Tally, figures: &Figures) {
             ],
             t.contradicted.iter().take(SHOWN).map(|c| {
                 let count = crate::sink::games::margin_text(c.margin as f32);
-                Record::of(
+                record(
                     &c.file,
                     &c.game,
                     &c.re,
@@ -107,7 +107,7 @@ pub(super) fn no_area_count(w: &mut String, t: &Tally) {
         w,
         &[("count by area", "---:"), ("count by territory", "---:")],
         t.no_area_count.iter().take(SHOWN).map(|c| {
-            Record::of(
+            record(
                 &c.file,
                 &c.game,
                 &c.re,
@@ -120,35 +120,27 @@ pub(super) fn no_area_count(w: &mut String, t: &Tally) {
 }
 
 /// A row of a table of records: the game, its RE and rules, and what the table adds.
-struct Record {
-    cells: String,
-}
-
-impl Record {
-    fn of<const N: usize>(
-        file: &str,
-        game: &str,
-        re: &str,
-        rules: &str,
-        more: [&str; N],
-    ) -> Record {
-        Record {
-            cells: format!(
-                "| {file} | {game} | `{re}` | {rules} | {} |",
-                more.join(" | ")
-            ),
-        }
-    }
+fn record<const N: usize>(
+    file: &str,
+    game: &str,
+    re: &str,
+    rules: &str,
+    more: [&str; N],
+) -> String {
+    format!(
+        "| {file} | {game} | `{re}` | {rules} | {} |",
+        more.join(" | ")
+    )
 }
 
 /// A table of records: file, game, RE and rules, then the `more` columns (header, alignment).
-fn record_table(w: &mut String, more: &[(&str, &str)], rows: impl Iterator<Item = Record>) {
+fn record_table(w: &mut String, more: &[(&str, &str)], rows: impl Iterator<Item = String>) {
     let names: Vec<&str> = more.iter().map(|m| m.0).collect();
     let aligns: Vec<&str> = more.iter().map(|m| m.1).collect();
     let _ = writeln!(w, "| file | game | RE | rules | {} |", names.join(" | "));
     let _ = writeln!(w, "|---|---:|---|---|{}|", aligns.join("|"));
     for r in rows {
-        let _ = writeln!(w, "{}", r.cells);
+        let _ = writeln!(w, "{r}");
     }
 }
 
