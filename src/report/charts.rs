@@ -183,11 +183,8 @@ fn endings(t: &Tally) -> Chart {
 /// KataGo's lead and score get one each where the run asked KataGo.
 fn margin_error(t: &Tally) -> Option<Chart> {
     let panels: Vec<_> = t
-        .sources
-        .iter()
+        .margins()
         .filter(|(_, s)| s.compared > 0)
-        .map(|(src, s)| (src.name(), s))
-        .chain(t.katago_margins())
         .map(|(name, s)| {
             // The exact games would dwarf every other bar: they are in the caption instead.
             let mut clamped = BTreeMap::new();

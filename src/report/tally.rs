@@ -631,6 +631,15 @@ impl Tally {
         .filter(|(_, s)| s.compared > 0)
     }
 
+    /// Every source of dead stones by its name, then KataGo's own margins where the run asked
+    /// KataGo: what the margin rows of the report, the chart and summary.csv go through.
+    pub fn margins(&self) -> impl Iterator<Item = (&'static str, &SourceSums)> {
+        self.sources
+            .iter()
+            .map(|(src, s)| (src.name(), s))
+            .chain(self.katago_margins())
+    }
+
     /// summary.csv rows: `(measure, colour, method, value)`, counts only, so that the rows of
     /// several runs add up to those of one run over all their inputs (less the games one run
     /// repeats of another's: each counts its own first copies).
@@ -674,17 +683,8 @@ impl Tally {
             push("proven_points", colour, "benson", self.proven[k]);
             push("area_points", colour, "best_source", self.area[k]);
         }
-        // Every source of dead stones, and KataGo's own lead and score where the run asked it.
-        let katago: Vec<(String, &SourceSums)> = self
-            .katago_margins()
-            .map(|(name, s)| (name.replace(' ', "_"), s))
-            .collect();
-        let margins = self
-            .sources
-            .iter()
-            .map(|(src, s)| (src.name(), s))
-            .chain(katago.iter().map(|(name, s)| (name.as_str(), *s)));
-        for (name, s) in margins {
+        for (name, s) in self.margins() {
+            let name = &name.replace(' ', "_");
             push("margin_compared", "", name, s.compared);
             push("margin_exact", "", name, s.exact);
             push("margin_within_1", "", name, s.within_one);
