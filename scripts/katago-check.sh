@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets KataGo up from nothing on a machine without a GPU and analyses counted professional
-# positions with `--katago`, twice, checking that the tables are byte-identical.
+# positions with `--katago`, twice, checking that the tables are byte-identical; then with
+# `--net` (the same net in-process), at one and two threads, checking its answers against
+# KataGo's.
 #
 # KaTrain (on the Python package index) bundles KataGo as a Linux AppImage (OpenCL build) and
 # a net; Debian's pocl runs OpenCL on the CPU. KataGo's OpenCL autotuner crashes under pocl,
@@ -142,5 +144,30 @@ def same(col):
 n = len(rows)
 for col in ["margin_katago_score", "margin_katago_lead", "margin_katago", "margin_estimate"]:
     print(f"  {col} = RE: {same(col)} of {n}")
+PY
+# The same positions judged by the net in-process (`--net`), at one thread and at two: the
+# tables byte-identical, and the net's answers KataGo's.
+for j in 1 2; do
+  rm -rf "$WORK/out-net$j"
+  target/debug/livingblocks analyze --files-from "$WORK/list.txt" --out "$WORK/out-net$j" \
+    --net "$net" --diagrams 0 -j "$j" 2>"$WORK/run-net$j.log" \
+    || { cat "$WORK/run-net$j.log"; exit 1; }
+done
+for t in games.csv blocks.csv summary.csv; do
+  cmp "$WORK/out-net1/$t" "$WORK/out-net2/$t" \
+    || { echo "katago-check: --net's $t differs between 1 and 2 threads"; exit 1; }
+done
+grep "KataGo net" "$WORK/run-net1.log"
+python3 - "$WORK/out-a/games.csv" "$WORK/out-net1/games.csv" <<'PY'
+import csv, sys
+katago, net = ([r for r in csv.DictReader(open(f))] for f in sys.argv[1:])
+asked = [(k, n) for k, n in zip(katago, net) if k["katago_lead"]]
+assert all(k["file"] == n["file"] for k, n in zip(katago, net))
+off = [k["file"] for k, n in asked
+       if not n["katago_lead"] or abs(float(k["katago_lead"]) - float(n["katago_lead"])) > 0.05
+       or k["dead_katago"] != n["dead_katago"]]
+print(f"  --net against KataGo: lead within 0.05 and the same dead stones in {len(asked) - len(off)} of {len(asked)}")
+if off:
+    sys.exit(f"katago-check: --net differs from KataGo on {' '.join(off)}")
 PY
 echo "katago-check: ok; --katago \"$cmd\""

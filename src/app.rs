@@ -1,14 +1,14 @@
 //! Orchestration only: inputs → parallel analysis → writers in input order → run totals.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::analyze::{analyze_file_judged, engine_queries, Answers, Options};
 use crate::duplicates::Duplicates;
-use crate::engine::{EngineError, Katago, KatagoSpec};
+use crate::engine::{EngineError, Katago, KatagoSpec, NetJudge};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
 use crate::score::engine::{EngineAnswer, EngineQuery};
@@ -35,6 +35,8 @@ pub struct AnalyzeConfig {
     pub options: Options,
     /// KataGo, asked about every position the estimate selects (`--katago`).
     pub katago: Option<KatagoSpec>,
+    /// A KataGo net evaluated in-process on the same positions instead (`--net`).
+    pub net: Option<PathBuf>,
 }
 
 /// Hears how a run goes; the binary draws it, tests ignore it.
@@ -58,6 +60,18 @@ pub struct RunReport {
     pub stale: Cleanup,
     /// What the engine did, with `--katago`.
     pub engine: Option<EngineReport>,
+    /// The net that judged, with `--net`.
+    pub net: Option<NetReport>,
+}
+
+/// The net of a `--net` run.
+#[derive(Clone, Debug)]
+pub struct NetReport {
+    pub model: String,
+    pub model_version: i32,
+    pub sha256: String,
+    /// Positions it judged.
+    pub asked: u64,
 }
 
 /// The engine of a run: what it is, and how busy the run kept it.
@@ -199,6 +213,8 @@ pub fn analyze(
         inputs.retain(|name| shard.holds(name));
     }
     let stopped = || cancel.load(Ordering::SeqCst);
+    // Loaded before any work: a net that cannot be used is a configuration error.
+    let net = config.net.as_deref().map(NetJudge::load).transpose()?;
     let mut engine = match &config.katago {
         Some(spec) => Some(Katago::start(spec, &stopped)?),
         None => None,
@@ -243,6 +259,8 @@ pub fn analyze(
         engine: engine.as_mut(),
         asked: None,
         questions: 0,
+        net: net.as_ref(),
+        judged: AtomicU64::new(0),
     };
     for input in inputs.iter() {
         source::for_each_unit(&input, run.cap, &mut |unit| {
@@ -255,6 +273,7 @@ pub fn analyze(
     }
     run.finish()?;
     let questions = run.questions;
+    let judged = run.judged.into_inner();
     let (stats, tally) = (run.stats, run.tally);
     let engine_report = engine.as_ref().map(|e| EngineReport {
         version: e.version.clone(),
@@ -265,6 +284,12 @@ pub fn analyze(
         busy: e.busy(),
     });
     drop(engine);
+    let net_report = net.as_ref().map(|n| NetReport {
+        model: n.name().to_string(),
+        model_version: n.model_version(),
+        sha256: n.sha256.clone(),
+        asked: judged,
+    });
     let engine_entry =
         |f: fn(&EngineReport) -> String| engine_report.as_ref().map_or(String::new(), f);
     let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
@@ -278,7 +303,21 @@ pub fn analyze(
             ("katago_version", engine_entry(|e| e.version.clone())),
             ("katago_model", engine_entry(|e| e.model.clone())),
             ("katago_visits", engine_entry(|e| e.visits.to_string())),
-        ],
+        ]
+        .into_iter()
+        .chain(net_report.iter().flat_map(|n| {
+            [
+                (
+                    "katago_version",
+                    format!("livingblocks {} --net", env!("CARGO_PKG_VERSION")),
+                ),
+                ("katago_model", n.model.clone()),
+                ("katago_visits", "1".to_string()),
+                ("net_model_version", n.model_version.to_string()),
+                ("net_sha256", n.sha256.clone()),
+            ]
+        }))
+        .collect::<Vec<_>>(),
         config.shard.map(|s| s.to_string()),
         &stats,
     );
@@ -311,6 +350,7 @@ pub fn analyze(
         outputs: paths,
         stale,
         engine: engine_report,
+        net: net_report,
     })
 }
 
@@ -417,6 +457,10 @@ struct Batcher<'a> {
     asked: Option<(Vec<Work>, Asked)>,
     /// Questions sent to the engine.
     questions: u64,
+    /// With `--net`: the net, asked by each worker about its own files.
+    net: Option<&'a NetJudge>,
+    /// Positions the net judged.
+    judged: AtomicU64,
 }
 
 /// The questions of a batch, by work and game tree.
@@ -436,7 +480,7 @@ impl Batcher<'_> {
             self.work_bytes += m.bytes.as_ref().map_or(0, Vec::len);
         }
         self.work.push(w);
-        let batch = if self.engine.is_some() {
+        let batch = if self.engine.is_some() || self.net.is_some() {
             ENGINE_BATCH
         } else {
             BATCH
@@ -457,6 +501,7 @@ impl Batcher<'_> {
         let cap = self.cap;
         let options = self.options;
         let cancel = self.cancel;
+        let net = self.net.map(|n| (n, &self.judged));
         let work = std::mem::take(&mut self.work);
         self.work_bytes = 0;
         let previous = self.pending.take();
@@ -474,7 +519,7 @@ impl Batcher<'_> {
                     work.par_iter()
                         .map(|w| {
                             (cancel.load(Ordering::Relaxed) == 0)
-                                .then(|| process(w, cap, options, &[]))
+                                .then(|| process(w, cap, options, Judge::Net(net)))
                         })
                         .collect()
                 },
@@ -554,7 +599,7 @@ impl Batcher<'_> {
         let mut results: Results = self.pool.install(|| {
             work.par_iter()
                 .zip(&answers)
-                .map(|(w, a)| (stopped() == 0).then(|| process(w, cap, options, a)))
+                .map(|(w, a)| (stopped() == 0).then(|| process(w, cap, options, Judge::Given(a))))
                 .collect()
         });
         write_rows(
@@ -633,26 +678,55 @@ fn write_rows(
     Ok(())
 }
 
+/// Where a unit of work's engine answers come from.
+#[derive(Clone, Copy)]
+enum Judge<'a> {
+    /// Asked of the engine before: its answers by game tree.
+    Given(&'a Answers),
+    /// Asked of the net here, by the worker, counting the positions judged (or no judge).
+    Net(Option<(&'a NetJudge, &'a AtomicU64)>),
+}
+
 /// Analyses one unit of work, with the engine's answers for its game trees.
-fn process(w: &Work, cap: u64, options: Options, answers: &Answers) -> (Option<u64>, FileAnalysis) {
+fn process(w: &Work, cap: u64, options: Options, judge: Judge) -> (Option<u64>, FileAnalysis) {
     match w {
-        Work::Read(input) => process_input(input, cap, options, answers),
-        Work::Member(_, m) => process_member(m, options, answers),
+        Work::Read(input) => process_input(input, cap, options, judge),
+        Work::Member(_, m) => process_member(m, options, judge),
     }
 }
 
 /// Analyses one file's bytes in the worker's per-file arena (`alloc::scoped`), when the
-/// program's allocator has one.
-fn in_arena(bytes: &[u8], options: Options, answers: &Answers) -> FileAnalysis {
+/// program's allocator has one. The net is asked first, outside the arena: its buffers
+/// outlive the file.
+fn in_arena(bytes: &[u8], options: Options, judge: Judge) -> FileAnalysis {
+    let asked;
+    let answers = match judge {
+        Judge::Given(a) => a,
+        Judge::Net(None) => &[],
+        Judge::Net(Some((net, judged))) => {
+            asked = engine_queries(bytes, options)
+                .into_iter()
+                .map(|q| {
+                    q.map(|q| {
+                        q.and_then(|q| {
+                            judged.fetch_add(1, Ordering::Relaxed);
+                            net.judge(&q)
+                        })
+                    })
+                })
+                .collect::<Vec<_>>();
+            &asked[..]
+        }
+    };
     crate::alloc::scoped(|| analyze_file_judged(bytes, options, answers))
 }
 
 /// Analyses one member of a container. A game tree of a stream keeps its number in the
 /// stream, also when it fails on its own.
-fn process_member(m: &Member, options: Options, answers: &Answers) -> (Option<u64>, FileAnalysis) {
+fn process_member(m: &Member, options: Options, judge: Judge) -> (Option<u64>, FileAnalysis) {
     match &m.bytes {
         Ok(bytes) => {
-            let mut a = in_arena(bytes, options, answers);
+            let mut a = in_arena(bytes, options, judge);
             for g in &mut a.games {
                 g.game = m.game_number(g.game);
                 if let Some(note) = &m.note {
@@ -670,10 +744,10 @@ fn process_input(
     input: &Input,
     cap: u64,
     options: Options,
-    answers: &Answers,
+    judge: Judge,
 ) -> (Option<u64>, FileAnalysis) {
     match source::read_input(input, cap) {
-        Ok(bytes) => (Some(bytes.len() as u64), in_arena(&bytes, options, answers)),
+        Ok(bytes) => (Some(bytes.len() as u64), in_arena(&bytes, options, judge)),
         Err(e) => (None, FileAnalysis::failed(GameRow::of_error(None, &e))),
     }
 }

@@ -171,8 +171,13 @@ pub struct KatagoArgs {
     /// command line, e.g. "katago analysis -model NET.bin.gz -config analysis.cfg". It is run
     /// with nnRandomize=false, so that the same inputs, engine, net and visits give the same
     /// tables.
-    #[arg(long, value_name = "CMD")]
+    #[arg(long, value_name = "CMD", conflicts_with = "net")]
     pub katago: Option<String>,
+    /// Evaluate a KataGo network in-process instead: FILE is the net as KataGo and KaTrain
+    /// distribute it (.bin.gz or .bin). Its answers fill the same columns as --katago's at
+    /// one visit; no engine, no GPU.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
     /// Visits per position (1: the net's own judgement, no search).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "katago")]
     pub katago_visits: u32,
@@ -222,6 +227,13 @@ pub fn cores() -> usize {
 impl AnalyzeArgs {
     /// Checks the arguments and fills in defaults.
     pub fn to_config(&self) -> Result<AnalyzeConfig, String> {
+        if self.estimate == EstimateFor::Never
+            && (self.katago.katago.is_some() || self.katago.net.is_some())
+        {
+            return Err(
+                "--estimate never selects no position for --katago or --net to judge".to_string(),
+            );
+        }
         let threads = match self.threads {
             Some(0) => return Err("--threads must be at least 1".to_string()),
             Some(n) if n > MAX_THREADS => {
@@ -261,6 +273,7 @@ impl AnalyzeArgs {
                 estimate: self.estimate,
             },
             katago: self.katago.to_spec()?,
+            net: self.katago.net.clone(),
         })
     }
 }

@@ -4,8 +4,10 @@
 //! The layers, from the inside out; each imports only the ones above it:
 //! - `go` (board, replay), `sgf` (decode, parse, game info), `life` (the Go net and the life
 //!   verdicts), `score` (counting, dead stones): the core, pure, no I/O, no output vocabulary;
+//! - `net`: KataGo's networks evaluated in-process (model, input features, forward pass),
+//!   pure computation over `score`'s question to an engine;
 //! - `source`: walking and reading inputs, archives, shards; `engine`: the client of an
-//!   external engine (KataGo), which hands plain data to `score`;
+//!   external engine (KataGo) and the loader of a net file, which hand plain data to `score`;
 //! - `row`: the output's rows and statuses, and how the core's errors map onto them;
 //! - `analyze`: the pure per-file function, bytes → rows;
 //! - `sink` (the CSV tables and run totals) and `report` (the tally, report.md, plots);
@@ -24,6 +26,7 @@ pub mod go;
 pub mod life;
 pub mod look;
 pub mod merge;
+pub mod net;
 pub mod report;
 pub mod row;
 pub mod score;

@@ -89,6 +89,7 @@ pub fn merge(
         outputs,
         stale,
         engine: None,
+        net: None,
     })
 }
 

@@ -196,6 +196,16 @@ pub fn summary(r: &RunReport) {
             }
         );
     }
+    if let Some(n) = &r.net {
+        let _ = writeln!(
+            err,
+            "  KataGo net {} (model version {}) in-process: {} positions, {} a second",
+            n.model,
+            n.model_version,
+            n.asked,
+            rate_text(per_second(n.asked, r.elapsed)),
+        );
+    }
     rows_and_outputs(&mut err, r);
 }
 

@@ -5,11 +5,12 @@ use std::path::Path;
 
 use livingblocks::analyze::{analyze_file_judged, engine_queries, EstimateFor, Options};
 use livingblocks::app::AppError;
-use livingblocks::engine::Katago;
+use livingblocks::engine::{Katago, NetJudge};
 use livingblocks::go::Point;
 use livingblocks::look::look_judged;
 use livingblocks::report::diagrams::{show_diagram, show_text, title as diagram_title};
 use livingblocks::report::sgf::position_sgf;
+use livingblocks::score::engine::{EngineAnswer, EngineQuery};
 use livingblocks::source::{Finder, Root};
 
 use crate::cli::ShowArgs;
@@ -19,9 +20,10 @@ use crate::progress;
 const CAP: u64 = 1 << 30;
 
 pub fn run(args: &ShowArgs) -> Result<(), AppError> {
-    if args.katago.katago.is_some() && args.moves.is_some() {
+    if (args.katago.katago.is_some() || args.katago.net.is_some()) && args.moves.is_some() {
         return Err(AppError::Config(
-            "--katago judges the final position, as a run does: give no --move".to_string(),
+            "--katago and --net judge the final position, as a run does: give no --move"
+                .to_string(),
         ));
     }
     for out in [&args.out, &args.sgf].into_iter().flatten() {
@@ -41,9 +43,13 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
             args.game
         ))
     })?;
-    let judged = match args.katago.to_spec().map_err(AppError::Config)? {
-        Some(spec) => Some(katago_judgement(&bytes, game, &spec)?),
-        None => None,
+    let judged = match (
+        args.katago.to_spec().map_err(AppError::Config)?,
+        &args.katago.net,
+    ) {
+        (Some(spec), _) => Some(katago_judgement(&bytes, game, &spec)?),
+        (None, Some(net)) => Some(net_judgement(&bytes, game, net)?),
+        (None, None) => None,
     };
     let dead = judged.as_ref().and_then(|(_, dead)| dead.as_deref());
     let l = look_judged(&bytes, game, args.moves, dead)
@@ -87,6 +93,40 @@ fn katago_judgement(
     let cancel = super::stop_on_signals();
     let stopped = || cancel.load(std::sync::atomic::Ordering::SeqCst);
     let mut engine = Katago::start(spec, &stopped)?;
+    let head = format!(
+        "KataGo {} ({}, {} visits)",
+        engine.version, engine.model, spec.visits
+    );
+    judgement(bytes, game, &head, |q| {
+        let id = engine.submit(q);
+        Ok(engine.wait(id, &stopped)?)
+    })
+}
+
+/// What a KataGo net evaluated in-process makes of the final position, as `analyze --net`
+/// writes it in games.csv.
+fn net_judgement(
+    bytes: &[u8],
+    game: usize,
+    file: &Path,
+) -> Result<(String, Option<Vec<Point>>), AppError> {
+    let net = NetJudge::load(file)?;
+    let head = format!(
+        "KataGo net {} (model version {}, in-process)",
+        net.name(),
+        net.model_version()
+    );
+    judgement(bytes, game, &head, |q| Ok(net.judge(q)))
+}
+
+/// The judgement of game `game` of the file by `ask`, as text (under `head`) and its dead
+/// stones.
+fn judgement(
+    bytes: &[u8],
+    game: usize,
+    head: &str,
+    mut ask: impl FnMut(&EngineQuery) -> Result<EngineAnswer, AppError>,
+) -> Result<(String, Option<Vec<Point>>), AppError> {
     // Every final position is asked, counted or not: the user asked for this one.
     let options = Options {
         estimate: EstimateFor::All,
@@ -94,19 +134,12 @@ fn katago_judgement(
     let mut answers = Vec::new();
     for q in engine_queries(bytes, options) {
         answers.push(match q {
-            Some(Ok(q)) if answers.len() == game => {
-                let id = engine.submit(&q);
-                Some(engine.wait(id, &stopped)?)
-            }
+            Some(Ok(q)) if answers.len() == game => Some(ask(&q)?),
             Some(Err(why)) => Some(Err(why)),
             _ => None,
         });
     }
     let a = analyze_file_judged(bytes, options, &answers);
-    let head = format!(
-        "KataGo {} ({}, {} visits)",
-        engine.version, engine.model, spec.visits
-    );
     let Some(s) = a.games.get(game).and_then(|g| g.score.as_ref()) else {
         return Ok((format!("{head}: no final position to judge\n"), None));
     };

@@ -27,8 +27,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::go::Color;
-use crate::score::engine::{EngineAnswer, EngineQuery, EngineView};
-use crate::sgf::result::Rules;
+use crate::score::engine::{katago_rules, EngineAnswer, EngineQuery, EngineView};
 
 /// How many times a dead engine is started again in one run.
 pub const MAX_RESTARTS: u32 = 3;
@@ -447,18 +446,6 @@ fn view(v: &Value, history: bool) -> Option<EngineAnswer> {
     }))
 }
 
-/// KataGo's name of a ruleset. Ing counts area as Chinese does; unknown rules are counted as
-/// territory, as the margins are.
-fn rules_name(r: Rules) -> &'static str {
-    match r {
-        Rules::Japanese | Rules::Unknown => "japanese",
-        Rules::Korean => "korean",
-        Rules::Chinese | Rules::Ing => "chinese",
-        Rules::Aga => "aga",
-        Rules::Nz => "new-zealand",
-    }
-}
-
 /// A point as GTP writes it: a column letter (no I) and the row counted from the bottom.
 fn gtp(size: u8, p: crate::go::Point) -> String {
     const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -506,7 +493,7 @@ pub fn query_json(id: u64, q: &EngineQuery, visits: u32, history: bool) -> Strin
         "initialStones": initial,
         "moves": moves,
         "initialPlayer": player(first),
-        "rules": rules_name(q.rules),
+        "rules": katago_rules(q.rules),
         "komi": q.komi,
         "whiteHandicapBonus": "0",
         "boardXSize": q.size,
@@ -522,6 +509,7 @@ pub fn query_json(id: u64, q: &EngineQuery, visits: u32, history: bool) -> Strin
 mod tests {
     use super::*;
     use crate::go::Point;
+    use crate::sgf::result::Rules;
 
     #[test]
     fn the_command_line_turns_the_random_symmetry_off() {

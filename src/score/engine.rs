@@ -52,6 +52,18 @@ pub type EngineAnswer = Result<EngineView, String>;
 /// The largest board an engine is asked about (KataGo's default build).
 pub const MAX_SIZE: u8 = 19;
 
+/// KataGo's name of a ruleset, as an engine is asked under it. Ing counts area as Chinese
+/// does; unknown rules are counted as territory, as the margins are.
+pub fn katago_rules(r: Rules) -> &'static str {
+    match r {
+        Rules::Japanese | Rules::Unknown => "japanese",
+        Rules::Korean => "korean",
+        Rules::Chinese | Rules::Ing => "chinese",
+        Rules::Aga => "aga",
+        Rules::Nz => "new-zealand",
+    }
+}
+
 impl EngineQuery {
     /// The question for `board`, `to_move` to play, reached by `history`, under the record's
     /// komi and rules; an error names what the engine could not be asked.

@@ -46,6 +46,8 @@ pub const MUST_AGREE: &[&str] = &[
     "katago_version",
     "katago_model",
     "katago_visits",
+    "net_model_version",
+    "net_sha256",
 ];
 
 /// The `input_set` entry: how many inputs a run was given (before any split into shards) and

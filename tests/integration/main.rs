@@ -7,6 +7,7 @@ mod edge_cases;
 mod golden;
 mod integrity;
 mod katago;
+mod net;
 mod replay_reference;
 mod report;
 mod robustness;

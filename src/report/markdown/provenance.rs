@@ -37,6 +37,25 @@ pub(super) fn provenance(w: &mut String, t: &Tally, manifest: Option<&Manifest>)
             ""
         }
     );
+    let model = get("katago_model");
+    if !model.is_empty() {
+        let by = match get("net_sha256").as_str() {
+            "" => format!(
+                "KataGo {} at {} visits (`--katago`)",
+                get("katago_version"),
+                get("katago_visits")
+            ),
+            sha => format!(
+                "livingblocks in-process (`--net`; model version {}, file SHA-256 `{sha}`)",
+                get("net_model_version")
+            ),
+        };
+        let _ = writeln!(
+            w,
+            "KataGo's judgement (the `katago_*` columns, `dead_katago`): net `{model}`, \
+             evaluated by {by}.\n"
+        );
+    }
     if !get("edited").is_empty() {
         let _ = writeln!(
             w,

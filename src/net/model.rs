@@ -1,0 +1,1308 @@
+//! KataGo's model file (`.bin`, as found gzipped in `.bin.gz`): a whitespace-separated text
+//! description of each layer, its weights written as `@BIN@` followed by little-endian `f32`s.
+//! [`Model::parse`] reads the decompressed bytes into a typed description of every layer,
+//! checking each shape against its neighbours, so that the forward pass can trust them.
+//!
+//! The file does not say which board sizes a net was trained for; KataGo asks its nets about
+//! boards of up to 19×19 (its default build).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use thiserror::Error;
+
+/// Oldest model version read: the first with version 7 input features, the ones
+/// `features` writes. Older nets want other inputs.
+pub const OLDEST_VERSION: i32 = 8;
+/// Newest model version KataGo's reference source describes.
+pub const NEWEST_VERSION: i32 = 17;
+
+/// Why a model file could not be read. `at` names the layer (or part of the header) being
+/// read, as the file names it.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ModelError {
+    #[error("the model file ends early, inside {at}")]
+    Truncated { at: String },
+    #[error("{at}: expected {expected}, found {found:?}")]
+    Syntax {
+        at: String,
+        expected: &'static str,
+        found: String,
+    },
+    #[error(
+        "model version {0} is not supported (versions {OLDEST_VERSION} to {NEWEST_VERSION} are)"
+    )]
+    UnsupportedVersion(i32),
+    #[error("{at}: unknown block kind {kind:?}")]
+    UnknownBlockKind { at: String, kind: String },
+    #[error("{at}: unknown activation {kind:?}")]
+    UnknownActivation { at: String, kind: String },
+    #[error("{at}: wrong size: {detail}")]
+    Shape { at: String, detail: String },
+    #[error("{at}: a weight is NaN or infinite")]
+    NotFinite { at: String },
+    #[error("{at}: not supported: {what}")]
+    Unsupported { at: String, what: String },
+}
+
+/// A nonlinearity, as named in the file (models before version 11 always use ReLU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    Identity,
+    Relu,
+    Mish,
+    Silu,
+}
+
+/// A convolution over the board, zero-padded so the output has the input's size.
+#[derive(Debug)]
+pub struct Conv {
+    pub name: String,
+    pub ky: usize,
+    pub kx: usize,
+    pub cin: usize,
+    pub cout: usize,
+    /// As in the file: `[(y * kx + x) * cin + ic][oc]`, which is also the layout an
+    /// image-patch matrix with channel-last patches multiplies.
+    pub weights: Vec<f32>,
+}
+
+/// Batch normalisation at inference, folded into one scale and offset per channel, and the
+/// activation after it (the two always come together).
+#[derive(Debug)]
+pub struct NormAct {
+    pub name: String,
+    pub scale: Vec<f32>,
+    pub bias: Vec<f32>,
+    pub act: Activation,
+    /// Learnt scales and offsets in the file (its mean and variance are statistics).
+    pub(crate) num_parameters: usize,
+}
+
+/// A dense layer: `out[oc] = Σ in[ic] · weights[ic][oc]`.
+#[derive(Debug)]
+pub struct MatMul {
+    pub name: String,
+    pub cin: usize,
+    pub cout: usize,
+    pub weights: Vec<f32>,
+}
+
+#[derive(Debug)]
+pub struct Bias {
+    pub name: String,
+    pub weights: Vec<f32>,
+}
+
+/// RMSNorm over the channels of each point, with a learnt gain (transformer blocks).
+#[derive(Debug)]
+pub struct RmsNorm {
+    pub name: String,
+    pub epsilon: f32,
+    pub weight: Vec<f32>,
+}
+
+/// RMSNorm at the trunk's tip: gain and offset, over each point's channels or, when
+/// `spatial`, over every channel of every point together.
+#[derive(Debug)]
+pub struct TipRmsNorm {
+    pub name: String,
+    pub epsilon: f32,
+    pub spatial: bool,
+    pub gamma: Vec<f32>,
+    pub beta: Vec<f32>,
+    pub act: Activation,
+}
+
+#[derive(Debug)]
+pub struct ResidualBlock {
+    pub name: String,
+    pub pre: NormAct,
+    pub conv1: Conv,
+    pub mid: NormAct,
+    pub conv2: Conv,
+}
+
+#[derive(Debug)]
+pub struct GlobalPoolingBlock {
+    pub name: String,
+    pub pre: NormAct,
+    pub regular: Conv,
+    pub gpool: Conv,
+    pub gpool_norm: NormAct,
+    pub gpool_to_bias: MatMul,
+    pub mid: NormAct,
+    pub conv2: Conv,
+}
+
+/// A residual block whose inside is a narrower stack of blocks between two convolutions.
+#[derive(Debug)]
+pub struct NestedBottleneckBlock {
+    pub name: String,
+    pub pre: NormAct,
+    pub pre_conv: Conv,
+    pub blocks: Vec<Block>,
+    pub post: NormAct,
+    pub post_conv: Conv,
+}
+
+/// Rotary position encoding of a transformer attention block.
+#[derive(Debug)]
+pub enum Rope {
+    None,
+    /// Learnt frequencies, `[kv_head][pair][x or y]`: the angle of a pair at (x, y) is
+    /// `x·fx + y·fy`.
+    Learnt(Vec<f32>),
+    /// Fixed frequencies from a base: the first half of the pairs turn with y, the rest with x.
+    Fixed(f32),
+}
+
+#[derive(Debug)]
+pub struct AttentionBlock {
+    pub name: String,
+    pub heads: usize,
+    pub kv_heads: usize,
+    pub q_dim: usize,
+    pub v_dim: usize,
+    pub norm: RmsNorm,
+    pub q: MatMul,
+    pub k: MatMul,
+    pub v: MatMul,
+    pub out: MatMul,
+    pub rope: Rope,
+    /// `q`, `k` and `v` side by side, `[ic][q | k | v]`: one product instead of three.
+    pub(crate) qkv: Vec<f32>,
+    /// Cosine and sine tables of the rotary encoding, per board size (see `rope_tables`).
+    rope_cache: Mutex<HashMap<usize, Arc<RopeTables>>>,
+}
+
+/// A transformer feed-forward block with a SwiGLU unit: `linear2(silu(linear1 x) · gate x)`.
+#[derive(Debug)]
+pub struct FfnBlock {
+    pub name: String,
+    pub hidden: usize,
+    pub norm: RmsNorm,
+    pub linear1: MatMul,
+    pub gate: MatMul,
+    pub linear2: MatMul,
+    /// `linear1` and `gate` side by side, `[ic][linear1 | gate]`.
+    pub(crate) linear1_gate: Vec<f32>,
+}
+
+#[derive(Debug)]
+pub enum Block {
+    Residual(ResidualBlock),
+    GlobalPooling(GlobalPoolingBlock),
+    NestedBottleneck(NestedBottleneckBlock),
+    Attention(AttentionBlock),
+    Ffn(FfnBlock),
+}
+
+#[derive(Debug)]
+pub enum TrunkTip {
+    BatchNorm(NormAct),
+    RmsNorm(TipRmsNorm),
+}
+
+#[derive(Debug)]
+pub struct Trunk {
+    pub name: String,
+    pub channels: usize,
+    pub initial_conv: Conv,
+    pub initial_global: MatMul,
+    pub blocks: Vec<Block>,
+    pub tip: TrunkTip,
+}
+
+/// How the policy head turns its pooled features into the pass logit.
+#[derive(Debug)]
+pub enum PassHead {
+    /// Before version 15: one dense layer.
+    Linear(MatMul),
+    /// From version 15: dense, bias, activation, dense.
+    Mlp {
+        mul: MatMul,
+        bias: Bias,
+        act: Activation,
+        mul2: MatMul,
+    },
+}
+
+#[derive(Debug)]
+pub struct PolicyHead {
+    pub name: String,
+    /// 1; 2 from version 12 (the second channel is the optimistic policy); 4 in version 16.
+    pub channels: usize,
+    pub p1_conv: Conv,
+    pub g1_conv: Conv,
+    pub g1_norm: NormAct,
+    pub gpool_to_bias: MatMul,
+    pub p1_norm: NormAct,
+    pub p2_conv: Conv,
+    pub pass: PassHead,
+}
+
+#[derive(Debug)]
+pub struct ValueHead {
+    pub name: String,
+    pub v1_conv: Conv,
+    pub v1_norm: NormAct,
+    pub v2_mul: MatMul,
+    pub v2_bias: Bias,
+    pub v2_act: Activation,
+    pub v3_mul: MatMul,
+    pub v3_bias: Bias,
+    pub sv3_mul: MatMul,
+    pub sv3_bias: Bias,
+    pub ownership_conv: Conv,
+}
+
+/// Scalings of the value head's raw outputs, read from the file from version 13 (older
+/// files use KataGo's defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PostProcessParams {
+    pub td_score_multiplier: f64,
+    pub score_mean_multiplier: f64,
+    pub score_stdev_multiplier: f64,
+    pub lead_multiplier: f64,
+    pub variance_time_multiplier: f64,
+    pub shortterm_value_error_multiplier: f64,
+    pub shortterm_score_error_multiplier: f64,
+}
+
+impl Default for PostProcessParams {
+    fn default() -> Self {
+        PostProcessParams {
+            td_score_multiplier: 20.0,
+            score_mean_multiplier: 20.0,
+            score_stdev_multiplier: 20.0,
+            lead_multiplier: 20.0,
+            variance_time_multiplier: 40.0,
+            shortterm_value_error_multiplier: 0.25,
+            shortterm_score_error_multiplier: 30.0,
+        }
+    }
+}
+
+/// A parsed net: immutable once read, shared by every thread that evaluates with it.
+pub struct Model {
+    pub(crate) name: String,
+    pub(crate) version: i32,
+    pub(crate) num_spatial: usize,
+    pub(crate) num_global: usize,
+    pub post: PostProcessParams,
+    pub trunk: Trunk,
+    pub policy: PolicyHead,
+    pub value: ValueHead,
+}
+
+impl Model {
+    /// Reads a model from the uncompressed bytes of a KataGo `.bin` file.
+    pub fn parse(bytes: &[u8]) -> Result<Model, ModelError> {
+        Parser::new(bytes).model()
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn version(&self) -> i32 {
+        self.version
+    }
+
+    pub fn num_spatial_inputs(&self) -> usize {
+        self.num_spatial
+    }
+
+    pub fn num_global_inputs(&self) -> usize {
+        self.num_global
+    }
+
+    /// The number of learnt parameters, counted as KataGo counts them (batch-norm
+    /// statistics are not parameters), for messages such as KataGo's "N params".
+    pub fn num_parameters(&self) -> usize {
+        let t = &self.trunk;
+        let mut n = t.initial_conv.weights.len() + t.initial_global.weights.len();
+        n += t.blocks.iter().map(Block::num_parameters).sum::<usize>();
+        n += match &t.tip {
+            TrunkTip::BatchNorm(b) => b.num_parameters,
+            TrunkTip::RmsNorm(r) => r.gamma.len() + r.beta.len(),
+        };
+        let p = &self.policy;
+        n += p.p1_conv.weights.len() + p.g1_conv.weights.len() + p.g1_norm.num_parameters;
+        n += p.gpool_to_bias.weights.len() + p.p1_norm.num_parameters + p.p2_conv.weights.len();
+        n += match &p.pass {
+            PassHead::Linear(m) => m.weights.len(),
+            PassHead::Mlp {
+                mul, bias, mul2, ..
+            } => mul.weights.len() + bias.weights.len() + mul2.weights.len(),
+        };
+        let v = &self.value;
+        n += v.v1_conv.weights.len() + v.v1_norm.num_parameters;
+        n += v.v2_mul.weights.len() + v.v2_bias.weights.len();
+        n += v.v3_mul.weights.len() + v.v3_bias.weights.len();
+        n += v.sv3_mul.weights.len() + v.sv3_bias.weights.len() + v.ownership_conv.weights.len();
+        n
+    }
+}
+
+/// A summary: the derived form would print millions of weights.
+impl std::fmt::Debug for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Model")
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .field("blocks", &self.trunk.blocks.len())
+            .field("channels", &self.trunk.channels)
+            .field("parameters", &self.num_parameters())
+            .finish()
+    }
+}
+
+impl Block {
+    fn num_parameters(&self) -> usize {
+        match self {
+            Block::Residual(b) => {
+                b.pre.num_parameters
+                    + b.conv1.weights.len()
+                    + b.mid.num_parameters
+                    + b.conv2.weights.len()
+            }
+            Block::GlobalPooling(b) => {
+                b.pre.num_parameters
+                    + b.regular.weights.len()
+                    + b.gpool.weights.len()
+                    + b.gpool_norm.num_parameters
+                    + b.gpool_to_bias.weights.len()
+                    + b.mid.num_parameters
+                    + b.conv2.weights.len()
+            }
+            Block::NestedBottleneck(b) => {
+                b.pre.num_parameters
+                    + b.pre_conv.weights.len()
+                    + b.blocks.iter().map(Block::num_parameters).sum::<usize>()
+                    + b.post.num_parameters
+                    + b.post_conv.weights.len()
+            }
+            Block::Attention(b) => {
+                let rope = match &b.rope {
+                    Rope::Learnt(f) => f.len(),
+                    _ => 0,
+                };
+                b.norm.weight.len()
+                    + b.q.weights.len()
+                    + b.k.weights.len()
+                    + b.v.weights.len()
+                    + b.out.weights.len()
+                    + rope
+            }
+            Block::Ffn(b) => {
+                b.norm.weight.len()
+                    + b.linear1.weights.len()
+                    + b.gate.weights.len()
+                    + b.linear2.weights.len()
+            }
+        }
+    }
+}
+
+/// Cosines and sines of the rotary encoding for one board size, `[point][kv_head][pair]`.
+#[derive(Debug)]
+pub(crate) struct RopeTables {
+    pub cos: Vec<f32>,
+    pub sin: Vec<f32>,
+}
+
+impl AttentionBlock {
+    /// The rotary tables for a `size`×`size` board, computed once per size: thousands of
+    /// sines per layer would otherwise cost as much as the layer itself.
+    pub(crate) fn rope_tables(&self, size: usize) -> Option<Arc<RopeTables>> {
+        if matches!(self.rope, Rope::None) {
+            return None;
+        }
+        let mut cache = self.rope_cache.lock().unwrap_or_else(|e| e.into_inner());
+        let tables = cache
+            .entry(size)
+            .or_insert_with(|| Arc::new(self.compute_rope_tables(size)));
+        Some(Arc::clone(tables))
+    }
+
+    fn compute_rope_tables(&self, size: usize) -> RopeTables {
+        let pairs = self.q_dim / 2;
+        let per_point = self.kv_heads * pairs;
+        let mut cos = vec![0.0f32; size * size * per_point];
+        let mut sin = vec![0.0f32; size * size * per_point];
+        for y in 0..size {
+            for x in 0..size {
+                let point = y * size + x;
+                for h in 0..self.kv_heads {
+                    for p in 0..pairs {
+                        let angle = match &self.rope {
+                            Rope::Learnt(f) => {
+                                let i = (h * pairs + p) * 2;
+                                x as f32 * f[i] + y as f32 * f[i + 1]
+                            }
+                            Rope::Fixed(theta) => {
+                                // Python's `1 / theta^(arange(0, d/2, 2) / (d/2))`, one
+                                // set for y then the same for x.
+                                let half = pairs / 2;
+                                let (q, coord) = if p < half { (p, y) } else { (p - half, x) };
+                                let freq = 1.0 / theta.powf((2 * q) as f32 / pairs as f32);
+                                coord as f32 * freq
+                            }
+                            Rope::None => 0.0,
+                        };
+                        let i = point * per_point + h * pairs + p;
+                        cos[i] = angle.cos();
+                        sin[i] = angle.sin();
+                    }
+                }
+            }
+        }
+        RopeTables { cos, sin }
+    }
+}
+
+impl NormAct {
+    fn channels(&self) -> usize {
+        self.scale.len()
+    }
+}
+
+// The parser -----------------------------------------------------------------------------
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    version: i32,
+    /// How many nested bottleneck blocks enclose the block being read.
+    depth: usize,
+}
+
+const MAX_NESTING: usize = 8;
+
+impl<'a> Parser<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Parser {
+            bytes,
+            pos: 0,
+            version: 0,
+            depth: 0,
+        }
+    }
+
+    /// The next whitespace-separated word; `at` names what is being read, for errors.
+    fn word(&mut self, at: &str) -> Result<&'a str, ModelError> {
+        while self.pos < self.bytes.len() && self.bytes[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        let start = self.pos;
+        while self.pos < self.bytes.len() && !self.bytes[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return Err(ModelError::Truncated { at: at.to_string() });
+        }
+        std::str::from_utf8(&self.bytes[start..self.pos]).map_err(|_| ModelError::Syntax {
+            at: at.to_string(),
+            expected: "text",
+            found: String::from_utf8_lossy(&self.bytes[start..self.pos.min(start + 40)])
+                .into_owned(),
+        })
+    }
+
+    fn int(&mut self, at: &str) -> Result<i64, ModelError> {
+        let w = self.word(at)?;
+        w.parse().map_err(|_| ModelError::Syntax {
+            at: at.to_string(),
+            expected: "an integer",
+            found: shorten(w),
+        })
+    }
+
+    /// A count that must be at least 1.
+    fn count(&mut self, at: &str, what: &str) -> Result<usize, ModelError> {
+        let n = self.int(at)?;
+        if !(1..=1 << 20).contains(&n) {
+            return Err(shape(at, format!("{what} is {n}")));
+        }
+        Ok(n as usize)
+    }
+
+    /// A 0 or 1 flag.
+    fn flag(&mut self, at: &str) -> Result<bool, ModelError> {
+        match self.int(at)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            n => Err(ModelError::Syntax {
+                at: at.to_string(),
+                expected: "0 or 1",
+                found: n.to_string(),
+            }),
+        }
+    }
+
+    /// A field that this format reserves for later use and must be 0.
+    fn reserved(&mut self, at: &str) -> Result<(), ModelError> {
+        match self.int(at)? {
+            0 => Ok(()),
+            n => Err(unsupported(
+                at,
+                format!("option value {n} where 0 is expected"),
+            )),
+        }
+    }
+
+    fn float(&mut self, at: &str) -> Result<f32, ModelError> {
+        let w = self.word(at)?;
+        w.parse().map_err(|_| ModelError::Syntax {
+            at: at.to_string(),
+            expected: "a number",
+            found: shorten(w),
+        })
+    }
+
+    fn double(&mut self, at: &str) -> Result<f64, ModelError> {
+        let w = self.word(at)?;
+        let x: f64 = w.parse().map_err(|_| ModelError::Syntax {
+            at: at.to_string(),
+            expected: "a number",
+            found: shorten(w),
+        })?;
+        if !(x > 0.0 && x.is_finite()) {
+            return Err(shape(
+                at,
+                format!("{x} where a positive number is expected"),
+            ));
+        }
+        Ok(x)
+    }
+
+    /// `n` binary floats: up to 100 bytes (whitespace) before `@BIN@`, then `4n` bytes.
+    fn floats(&mut self, n: usize, at: &str) -> Result<Vec<f32>, ModelError> {
+        let limit = (self.pos + 101).min(self.bytes.len());
+        let Some(at_sign) = self.bytes[self.pos..limit].iter().position(|&b| b == b'@') else {
+            if limit == self.bytes.len() {
+                return Err(ModelError::Truncated { at: at.to_string() });
+            }
+            return Err(ModelError::Syntax {
+                at: at.to_string(),
+                expected: "@BIN@ before its weights",
+                found: shorten(&String::from_utf8_lossy(&self.bytes[self.pos..limit])),
+            });
+        };
+        let start = self.pos + at_sign;
+        let marker = &self.bytes[start..(start + 5).min(self.bytes.len())];
+        if marker.len() < 5 {
+            return Err(ModelError::Truncated { at: at.to_string() });
+        }
+        if marker != b"@BIN@" {
+            return Err(ModelError::Syntax {
+                at: at.to_string(),
+                expected: "@BIN@ before its weights",
+                found: String::from_utf8_lossy(marker).into_owned(),
+            });
+        }
+        let data = start + 5;
+        let end = n
+            .checked_mul(4)
+            .and_then(|len| data.checked_add(len))
+            .filter(|&end| end <= self.bytes.len())
+            .ok_or_else(|| ModelError::Truncated { at: at.to_string() })?;
+        // Subnormal weights (some nets hold many) are read as zero: below 1.2e-38, they
+        // cannot change a sum of normal floats, and on x86 every product with one takes a
+        // microcode assist, which slows a layer full of them to a crawl.
+        let out: Vec<f32> = self.bytes[data..end]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .map(|w| if w.is_subnormal() { 0.0 } else { w })
+            .collect();
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(ModelError::NotFinite { at: at.to_string() });
+        }
+        self.pos = end;
+        Ok(out)
+    }
+
+    fn model(mut self) -> Result<Model, ModelError> {
+        let name = self.word("the model's name")?.to_string();
+        let version = self.int("the model version")?;
+        let version = i32::try_from(version).unwrap_or(i32::MAX);
+        if !(OLDEST_VERSION..=NEWEST_VERSION).contains(&version) {
+            return Err(ModelError::UnsupportedVersion(version));
+        }
+        self.version = version;
+        let num_spatial = self.count("the model header", "the number of spatial inputs")?;
+        let num_global = self.count("the model header", "the number of global inputs")?;
+        let mut post = PostProcessParams::default();
+        if version >= 13 {
+            let at = "the model's output scalings";
+            post.td_score_multiplier = self.double(at)?;
+            post.score_mean_multiplier = self.double(at)?;
+            post.score_stdev_multiplier = self.double(at)?;
+            post.lead_multiplier = self.double(at)?;
+            post.variance_time_multiplier = self.double(at)?;
+            post.shortterm_value_error_multiplier = self.double(at)?;
+            post.shortterm_score_error_multiplier = self.double(at)?;
+        }
+        if version >= 15 {
+            let at = "the model header";
+            let meta = self.int(at)?;
+            if meta != 0 {
+                // Human-style nets take SGF metadata as a third input.
+                return Err(unsupported(at, format!("metadata encoder version {meta}")));
+            }
+            // Whether pass-alive features assume suicide legal: the features' business.
+            self.flag(at)?;
+            for _ in 0..6 {
+                self.reserved(at)?;
+            }
+        }
+        let trunk = self.trunk()?;
+        let policy = self.policy_head()?;
+        let value = self.value_head()?;
+        let at = &name;
+        if trunk.initial_conv.cin != num_spatial {
+            return Err(shape(
+                at,
+                format!(
+                    "{} spatial inputs but the first convolution takes {}",
+                    num_spatial, trunk.initial_conv.cin
+                ),
+            ));
+        }
+        if trunk.initial_global.cin != num_global {
+            return Err(shape(
+                at,
+                format!(
+                    "{} global inputs but the first dense layer takes {}",
+                    num_global, trunk.initial_global.cin
+                ),
+            ));
+        }
+        expect(at, "policy head input", policy.p1_conv.cin, trunk.channels)?;
+        expect(at, "policy head input", policy.g1_conv.cin, trunk.channels)?;
+        expect(at, "value head input", value.v1_conv.cin, trunk.channels)?;
+        Ok(Model {
+            name,
+            version,
+            num_spatial,
+            num_global,
+            post,
+            trunk,
+            policy,
+            value,
+        })
+    }
+
+    fn conv(&mut self) -> Result<Conv, ModelError> {
+        let name = self.word("a convolution")?.to_string();
+        let ky = self.count(&name, "the filter height")?;
+        let kx = self.count(&name, "the filter width")?;
+        let cin = self.count(&name, "the input channels")?;
+        let cout = self.count(&name, "the output channels")?;
+        let dy = self.count(&name, "the dilation")?;
+        let dx = self.count(&name, "the dilation")?;
+        if ky % 2 == 0 || kx % 2 == 0 {
+            return Err(shape(&name, format!("filter {ky}×{kx} is not odd")));
+        }
+        if dy != 1 || dx != 1 {
+            return Err(unsupported(&name, format!("dilation {dy}×{dx}")));
+        }
+        let len = [kx, cin, cout]
+            .iter()
+            .try_fold(ky, |a, &b| a.checked_mul(b))
+            .ok_or_else(|| shape(&name, format!("{ky}×{kx}×{cin}×{cout} weights")))?;
+        let weights = self.floats(len, &name)?;
+        Ok(Conv {
+            name,
+            ky,
+            kx,
+            cin,
+            cout,
+            weights,
+        })
+    }
+
+    fn norm(&mut self) -> Result<(String, Vec<f32>, Vec<f32>, usize), ModelError> {
+        let name = self.word("a batch norm")?.to_string();
+        let c = self.count(&name, "the channels")?;
+        let epsilon = self.float(&name)?;
+        if !(epsilon > 0.0 && epsilon.is_finite()) {
+            return Err(shape(&name, format!("epsilon {epsilon} is not positive")));
+        }
+        let has_scale = self.flag(&name)?;
+        let has_bias = self.flag(&name)?;
+        let mean = self.floats(c, &name)?;
+        let variance = self.floats(c, &name)?;
+        let scale = if has_scale {
+            self.floats(c, &name)?
+        } else {
+            vec![1.0; c]
+        };
+        let bias = if has_bias {
+            self.floats(c, &name)?
+        } else {
+            vec![0.0; c]
+        };
+        let merged_scale: Vec<f32> = (0..c)
+            .map(|i| scale[i] / (variance[i] + epsilon).sqrt())
+            .collect();
+        let merged_bias = (0..c)
+            .map(|i| bias[i] - merged_scale[i] * mean[i])
+            .collect();
+        let params = c * (usize::from(has_scale) + usize::from(has_bias));
+        Ok((name, merged_scale, merged_bias, params))
+    }
+
+    fn activation(&mut self) -> Result<(String, Activation), ModelError> {
+        let name = self.word("an activation")?.to_string();
+        if self.version < 11 {
+            return Ok((name, Activation::Relu));
+        }
+        let kind = self.word(&name)?;
+        let act = match kind {
+            "ACTIVATION_IDENTITY" => Activation::Identity,
+            "ACTIVATION_RELU" => Activation::Relu,
+            "ACTIVATION_MISH" => Activation::Mish,
+            "ACTIVATION_SILU" => Activation::Silu,
+            _ => {
+                return Err(ModelError::UnknownActivation {
+                    at: name,
+                    kind: shorten(kind),
+                })
+            }
+        };
+        Ok((name, act))
+    }
+
+    fn norm_act(&mut self) -> Result<NormAct, ModelError> {
+        let (name, scale, bias, num_parameters) = self.norm()?;
+        let (_, act) = self.activation()?;
+        Ok(NormAct {
+            name,
+            scale,
+            bias,
+            act,
+            num_parameters,
+        })
+    }
+
+    fn matmul(&mut self) -> Result<MatMul, ModelError> {
+        let name = self.word("a dense layer")?.to_string();
+        let cin = self.count(&name, "the input channels")?;
+        let cout = self.count(&name, "the output channels")?;
+        let weights = self.floats(cin * cout, &name)?;
+        Ok(MatMul {
+            name,
+            cin,
+            cout,
+            weights,
+        })
+    }
+
+    fn bias(&mut self) -> Result<Bias, ModelError> {
+        let name = self.word("a bias")?.to_string();
+        let c = self.count(&name, "the channels")?;
+        let weights = self.floats(c, &name)?;
+        Ok(Bias { name, weights })
+    }
+
+    fn rms_norm(&mut self) -> Result<RmsNorm, ModelError> {
+        let name = self.word("an RMS norm")?.to_string();
+        let c = self.count(&name, "the channels")?;
+        let epsilon = self.float(&name)?;
+        if !(epsilon > 0.0 && epsilon <= 1.0) {
+            return Err(shape(&name, format!("epsilon {epsilon} is not in (0, 1]")));
+        }
+        let weight = self.floats(c, &name)?;
+        Ok(RmsNorm {
+            name,
+            epsilon,
+            weight,
+        })
+    }
+
+    fn trunk(&mut self) -> Result<Trunk, ModelError> {
+        let name = self.word("the trunk")?.to_string();
+        let num_blocks = self.count(&name, "the number of blocks")?;
+        let channels = self.count(&name, "the trunk channels")?;
+        // Mid, regular, dilated and gpool channel counts: informative only, the layers
+        // carry their own.
+        for _ in 0..4 {
+            self.count(&name, "a channel count")?;
+        }
+        let mut rms_tip = false;
+        if self.version >= 15 {
+            rms_tip = match self.int(&name)? {
+                0 => false,
+                1 => true,
+                k => return Err(unsupported(&name, format!("trunk norm kind {k}"))),
+            };
+            for _ in 0..5 {
+                self.reserved(&name)?;
+            }
+        }
+        let initial_conv = self.conv()?;
+        expect(
+            &name,
+            "first convolution output",
+            initial_conv.cout,
+            channels,
+        )?;
+        let initial_global = self.matmul()?;
+        expect(
+            &name,
+            "first dense layer output",
+            initial_global.cout,
+            channels,
+        )?;
+        let blocks = self.blocks(&name, num_blocks, channels)?;
+        let tip = if rms_tip {
+            let tip_name = self.word("the trunk's final norm")?.to_string();
+            let c = self.count(&tip_name, "the channels")?;
+            expect(&tip_name, "channels", c, channels)?;
+            let epsilon = self.float(&tip_name)?;
+            if !(epsilon > 0.0 && epsilon <= 1.0) {
+                return Err(shape(
+                    &tip_name,
+                    format!("epsilon {epsilon} is not in (0, 1]"),
+                ));
+            }
+            let spatial = self.int(&tip_name)? != 0;
+            let groups = self.int(&tip_name)?;
+            if groups != 0 {
+                return Err(unsupported(
+                    &tip_name,
+                    format!("channel groups of {groups}"),
+                ));
+            }
+            let gamma = self.floats(c, &tip_name)?;
+            let beta = self.floats(c, &tip_name)?;
+            let (_, act) = self.activation()?;
+            TrunkTip::RmsNorm(TipRmsNorm {
+                name: tip_name,
+                epsilon,
+                spatial,
+                gamma,
+                beta,
+                act,
+            })
+        } else {
+            let tip = self.norm_act()?;
+            expect(&tip.name, "channels", tip.channels(), channels)?;
+            TrunkTip::BatchNorm(tip)
+        };
+        Ok(Trunk {
+            name,
+            channels,
+            initial_conv,
+            initial_global,
+            blocks,
+            tip,
+        })
+    }
+
+    fn blocks(&mut self, at: &str, n: usize, channels: usize) -> Result<Vec<Block>, ModelError> {
+        // Not `with_capacity(n)`: `n` comes from the file.
+        let mut blocks = Vec::new();
+        for _ in 0..n {
+            let kind = self.word(at)?;
+            let block = match kind {
+                "ordinary_block" => Block::Residual(self.residual_block(channels)?),
+                "gpool_block" => Block::GlobalPooling(self.gpool_block(channels)?),
+                "nested_bottleneck_block" => Block::NestedBottleneck(self.nested_block(channels)?),
+                "transformer_attention_block" => Block::Attention(self.attention_block(channels)?),
+                "transformer_ffn_block" => Block::Ffn(self.ffn_block(channels)?),
+                _ => {
+                    return Err(ModelError::UnknownBlockKind {
+                        at: at.to_string(),
+                        kind: shorten(kind),
+                    })
+                }
+            };
+            blocks.push(block);
+        }
+        Ok(blocks)
+    }
+
+    fn residual_block(&mut self, channels: usize) -> Result<ResidualBlock, ModelError> {
+        let name = self.word("a residual block")?.to_string();
+        let pre = self.norm_act()?;
+        let conv1 = self.conv()?;
+        let mid = self.norm_act()?;
+        let conv2 = self.conv()?;
+        expect(&name, "input channels", pre.channels(), channels)?;
+        expect(&name, "first convolution input", conv1.cin, channels)?;
+        expect(&name, "mid norm channels", mid.channels(), conv1.cout)?;
+        expect(&name, "second convolution input", conv2.cin, conv1.cout)?;
+        expect(&name, "output channels", conv2.cout, channels)?;
+        Ok(ResidualBlock {
+            name,
+            pre,
+            conv1,
+            mid,
+            conv2,
+        })
+    }
+
+    fn gpool_block(&mut self, channels: usize) -> Result<GlobalPoolingBlock, ModelError> {
+        let name = self.word("a global pooling block")?.to_string();
+        let pre = self.norm_act()?;
+        let regular = self.conv()?;
+        let gpool = self.conv()?;
+        let gpool_norm = self.norm_act()?;
+        let gpool_to_bias = self.matmul()?;
+        let mid = self.norm_act()?;
+        let conv2 = self.conv()?;
+        expect(&name, "input channels", pre.channels(), channels)?;
+        expect(&name, "regular convolution input", regular.cin, channels)?;
+        expect(&name, "pooled convolution input", gpool.cin, channels)?;
+        expect(
+            &name,
+            "pooled norm channels",
+            gpool_norm.channels(),
+            gpool.cout,
+        )?;
+        expect(
+            &name,
+            "pooled dense input",
+            gpool_to_bias.cin,
+            3 * gpool.cout,
+        )?;
+        expect(
+            &name,
+            "pooled dense output",
+            gpool_to_bias.cout,
+            regular.cout,
+        )?;
+        expect(&name, "mid norm channels", mid.channels(), regular.cout)?;
+        expect(&name, "second convolution input", conv2.cin, regular.cout)?;
+        expect(&name, "output channels", conv2.cout, channels)?;
+        Ok(GlobalPoolingBlock {
+            name,
+            pre,
+            regular,
+            gpool,
+            gpool_norm,
+            gpool_to_bias,
+            mid,
+            conv2,
+        })
+    }
+
+    fn nested_block(&mut self, channels: usize) -> Result<NestedBottleneckBlock, ModelError> {
+        let name = self.word("a nested bottleneck block")?.to_string();
+        // Real nets nest once; a bound keeps a hostile file from exhausting the stack.
+        if self.depth >= MAX_NESTING {
+            return Err(unsupported(
+                &name,
+                format!("nesting deeper than {MAX_NESTING}"),
+            ));
+        }
+        let n = self.count(&name, "the number of inner blocks")?;
+        let pre = self.norm_act()?;
+        let pre_conv = self.conv()?;
+        expect(&name, "input channels", pre.channels(), channels)?;
+        expect(&name, "first convolution input", pre_conv.cin, channels)?;
+        self.depth += 1;
+        let blocks = self.blocks(&name, n, pre_conv.cout)?;
+        self.depth -= 1;
+        let post = self.norm_act()?;
+        let post_conv = self.conv()?;
+        expect(&name, "post norm channels", post.channels(), pre_conv.cout)?;
+        expect(
+            &name,
+            "last convolution input",
+            post_conv.cin,
+            pre_conv.cout,
+        )?;
+        expect(&name, "output channels", post_conv.cout, channels)?;
+        Ok(NestedBottleneckBlock {
+            name,
+            pre,
+            pre_conv,
+            blocks,
+            post,
+            post_conv,
+        })
+    }
+
+    fn attention_block(&mut self, channels: usize) -> Result<AttentionBlock, ModelError> {
+        let name = self.word("an attention block")?.to_string();
+        let heads = self.count(&name, "the number of heads")?;
+        let kv_heads = self.count(&name, "the number of key/value heads")?;
+        let q_dim = self.count(&name, "the query head size")?;
+        let v_dim = self.count(&name, "the value head size")?;
+        let use_rope = self.flag(&name)?;
+        let learnt_rope = self.flag(&name)?;
+        if heads % kv_heads != 0 {
+            return Err(shape(
+                &name,
+                format!("{heads} heads do not share {kv_heads} key/value heads evenly"),
+            ));
+        }
+        if use_rope && q_dim % 2 != 0 {
+            return Err(shape(
+                &name,
+                format!("odd query head size {q_dim} with RoPE"),
+            ));
+        }
+        let norm = self.rms_norm()?;
+        let q = self.matmul()?;
+        let k = self.matmul()?;
+        let v = self.matmul()?;
+        let out = self.matmul()?;
+        expect(&name, "norm channels", norm.weight.len(), channels)?;
+        for (what, m, cout) in [
+            ("query", &q, heads * q_dim),
+            ("key", &k, kv_heads * q_dim),
+            ("value", &v, kv_heads * v_dim),
+        ] {
+            expect(&name, what, m.cin, channels)?;
+            expect(&name, what, m.cout, cout)?;
+        }
+        expect(&name, "output projection input", out.cin, heads * v_dim)?;
+        expect(&name, "output projection output", out.cout, channels)?;
+        let rope = match (use_rope, learnt_rope) {
+            (false, _) => Rope::None,
+            (true, true) => {
+                let at = self.word(&name)?.to_string();
+                expect(
+                    &at,
+                    "key/value heads",
+                    self.count(&at, "the heads")?,
+                    kv_heads,
+                )?;
+                expect(&at, "pairs", self.count(&at, "the pairs")?, q_dim / 2)?;
+                expect(&at, "coordinates", self.count(&at, "the coordinates")?, 2)?;
+                Rope::Learnt(self.floats(kv_heads * (q_dim / 2) * 2, &at)?)
+            }
+            (true, false) => {
+                let at = self.word(&name)?.to_string();
+                let theta = self.float(&at)?;
+                if !(theta > 0.0 && theta.is_finite()) {
+                    return Err(shape(&at, format!("base {theta} is not positive")));
+                }
+                Rope::Fixed(theta)
+            }
+        };
+        let qkv = side_by_side(&[&q, &k, &v]);
+        Ok(AttentionBlock {
+            name,
+            heads,
+            kv_heads,
+            q_dim,
+            v_dim,
+            norm,
+            q,
+            k,
+            v,
+            out,
+            rope,
+            qkv,
+            rope_cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn ffn_block(&mut self, channels: usize) -> Result<FfnBlock, ModelError> {
+        let name = self.word("a feed-forward block")?.to_string();
+        let c = self.count(&name, "the channels")?;
+        let hidden = self.count(&name, "the hidden channels")?;
+        let swiglu = self.flag(&name)?;
+        if !swiglu {
+            return Err(unsupported(
+                &name,
+                "a feed-forward block without SwiGLU".into(),
+            ));
+        }
+        expect(&name, "channels", c, channels)?;
+        let norm = self.rms_norm()?;
+        let linear1 = self.matmul()?;
+        let gate = self.matmul()?;
+        let linear2 = self.matmul()?;
+        expect(&name, "norm channels", norm.weight.len(), channels)?;
+        for m in [&linear1, &gate] {
+            expect(&name, "first layer input", m.cin, channels)?;
+            expect(&name, "first layer output", m.cout, hidden)?;
+        }
+        expect(&name, "second layer input", linear2.cin, hidden)?;
+        expect(&name, "second layer output", linear2.cout, channels)?;
+        let linear1_gate = side_by_side(&[&linear1, &gate]);
+        Ok(FfnBlock {
+            name,
+            hidden,
+            norm,
+            linear1,
+            gate,
+            linear2,
+            linear1_gate,
+        })
+    }
+
+    fn policy_head(&mut self) -> Result<PolicyHead, ModelError> {
+        let name = self.word("the policy head")?.to_string();
+        let channels = match self.version {
+            17.. => {
+                let c = self.count(&name, "the policy channels")?;
+                if c != 2 && c != 4 {
+                    return Err(shape(&name, format!("{c} policy channels")));
+                }
+                for _ in 0..3 {
+                    self.reserved(&name)?;
+                }
+                c
+            }
+            16 => 4,
+            12..=15 => 2,
+            _ => 1,
+        };
+        let p1_conv = self.conv()?;
+        let g1_conv = self.conv()?;
+        let g1_norm = self.norm_act()?;
+        let gpool_to_bias = self.matmul()?;
+        let p1_norm = self.norm_act()?;
+        let p2_conv = self.conv()?;
+        let pass_mul = self.matmul()?;
+        expect(
+            &name,
+            "pooled norm channels",
+            g1_norm.channels(),
+            g1_conv.cout,
+        )?;
+        expect(
+            &name,
+            "pooled dense input",
+            gpool_to_bias.cin,
+            3 * g1_conv.cout,
+        )?;
+        expect(
+            &name,
+            "pooled dense output",
+            gpool_to_bias.cout,
+            p1_conv.cout,
+        )?;
+        expect(&name, "norm channels", p1_norm.channels(), p1_conv.cout)?;
+        expect(&name, "last convolution input", p2_conv.cin, p1_conv.cout)?;
+        expect(&name, "last convolution output", p2_conv.cout, channels)?;
+        expect(&name, "pass input", pass_mul.cin, 3 * g1_conv.cout)?;
+        let pass = if self.version >= 15 {
+            let bias = self.bias()?;
+            let (_, act) = self.activation()?;
+            let mul2 = self.matmul()?;
+            expect(&name, "pass hidden channels", pass_mul.cout, p1_conv.cout)?;
+            expect(&name, "pass bias", bias.weights.len(), pass_mul.cout)?;
+            expect(&name, "pass second input", mul2.cin, pass_mul.cout)?;
+            expect(&name, "pass output", mul2.cout, channels)?;
+            PassHead::Mlp {
+                mul: pass_mul,
+                bias,
+                act,
+                mul2,
+            }
+        } else {
+            expect(&name, "pass output", pass_mul.cout, channels)?;
+            PassHead::Linear(pass_mul)
+        };
+        Ok(PolicyHead {
+            name,
+            channels,
+            p1_conv,
+            g1_conv,
+            g1_norm,
+            gpool_to_bias,
+            p1_norm,
+            p2_conv,
+            pass,
+        })
+    }
+
+    fn value_head(&mut self) -> Result<ValueHead, ModelError> {
+        let name = self.word("the value head")?.to_string();
+        if self.version >= 17 {
+            for _ in 0..3 {
+                self.reserved(&name)?;
+            }
+        }
+        let v1_conv = self.conv()?;
+        let v1_norm = self.norm_act()?;
+        let v2_mul = self.matmul()?;
+        let v2_bias = self.bias()?;
+        let (_, v2_act) = self.activation()?;
+        let v3_mul = self.matmul()?;
+        let v3_bias = self.bias()?;
+        let sv3_mul = self.matmul()?;
+        let sv3_bias = self.bias()?;
+        let ownership_conv = self.conv()?;
+        let scores = if self.version >= 9 { 6 } else { 4 };
+        expect(&name, "norm channels", v1_norm.channels(), v1_conv.cout)?;
+        expect(&name, "pooled dense input", v2_mul.cin, 3 * v1_conv.cout)?;
+        expect(&name, "hidden bias", v2_bias.weights.len(), v2_mul.cout)?;
+        expect(&name, "value input", v3_mul.cin, v2_mul.cout)?;
+        expect(&name, "value outputs", v3_mul.cout, 3)?;
+        expect(&name, "value bias", v3_bias.weights.len(), 3)?;
+        expect(&name, "score input", sv3_mul.cin, v2_mul.cout)?;
+        expect(&name, "score outputs", sv3_mul.cout, scores)?;
+        expect(&name, "score bias", sv3_bias.weights.len(), scores)?;
+        expect(&name, "ownership input", ownership_conv.cin, v1_conv.cout)?;
+        expect(&name, "ownership output", ownership_conv.cout, 1)?;
+        Ok(ValueHead {
+            name,
+            v1_conv,
+            v1_norm,
+            v2_mul,
+            v2_bias,
+            v2_act,
+            v3_mul,
+            v3_bias,
+            sv3_mul,
+            sv3_bias,
+            ownership_conv,
+        })
+    }
+}
+
+/// Dense layers with the same input, their outputs concatenated: `[ic][m0 | m1 | …]`.
+fn side_by_side(layers: &[&MatMul]) -> Vec<f32> {
+    let cin = layers[0].cin;
+    let total: usize = layers.iter().map(|m| m.cout).sum();
+    let mut out = Vec::with_capacity(cin * total);
+    for ic in 0..cin {
+        for m in layers {
+            out.extend_from_slice(&m.weights[ic * m.cout..(ic + 1) * m.cout]);
+        }
+    }
+    out
+}
+
+fn expect(at: &str, what: &str, found: usize, expected: usize) -> Result<(), ModelError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(shape(at, format!("{what} is {found}, expected {expected}")))
+    }
+}
+
+fn shape(at: &str, detail: String) -> ModelError {
+    ModelError::Shape {
+        at: at.to_string(),
+        detail,
+    }
+}
+
+fn unsupported(at: &str, what: String) -> ModelError {
+    ModelError::Unsupported {
+        at: at.to_string(),
+        what,
+    }
+}
+
+fn shorten(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+#[cfg(test)]
+pub(crate) mod testnet;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,129 @@
+//! KataGo's rules as a struct of settings (`cpp/game/rules.cpp`), not as names: the net's
+//! inputs and the replay depend on the settings, and several names share them.
+
+/// What the score counts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    /// Stones plus surrounded points.
+    Area,
+    /// Surrounded points plus prisoners.
+    Territory,
+}
+
+/// Points a group must pay for its eyes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tax {
+    None,
+    /// Points inside a seki do not count.
+    Seki,
+    /// As `Seki`, and every living group also pays two points.
+    All,
+}
+
+/// Which repetitions are forbidden.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum KoRule {
+    /// Only the immediate recapture of a single stone.
+    Simple,
+    /// No whole-board position may repeat.
+    Positional,
+    /// No position may repeat with the same player to move.
+    Situational,
+}
+
+/// Extra komi white receives for black's handicap stones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HandicapBonus {
+    Zero,
+    /// One point per handicap stone.
+    N,
+    /// One point per handicap stone after the first.
+    NMinusOne,
+}
+
+/// The rule settings of one KataGo query.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct KataRules {
+    pub scoring: Scoring,
+    pub tax: Tax,
+    pub ko: KoRule,
+    /// Whether a move may capture its own group of two or more stones. A single-stone
+    /// suicide is never legal.
+    pub multi_stone_suicide: bool,
+    /// Whether the first pass earns half a point (AGA "button" Go).
+    pub button: bool,
+    pub white_handicap_bonus: HandicapBonus,
+    /// Whether passing with dead stones still on the board is fine; KataGo then does not let
+    /// a pass end an area-scored game during search.
+    pub friendly_pass_ok: bool,
+}
+
+impl KataRules {
+    /// The settings KataGo's analysis engine uses for a query with `"rules": name` and
+    /// `"whiteHandicapBonus": "0"`, as livingblocks sends them: `japanese`, `korean`,
+    /// `chinese`, `aga` or `new-zealand`. The bonus field of the query overrides the
+    /// named ruleset's own (N for chinese, N-1 for aga).
+    pub fn from_name(name: &str) -> Option<KataRules> {
+        let territory = KataRules {
+            scoring: Scoring::Territory,
+            tax: Tax::Seki,
+            ko: KoRule::Simple,
+            multi_stone_suicide: false,
+            button: false,
+            white_handicap_bonus: HandicapBonus::Zero,
+            friendly_pass_ok: false,
+        };
+        let area = KataRules {
+            scoring: Scoring::Area,
+            tax: Tax::None,
+            friendly_pass_ok: true,
+            ..territory
+        };
+        match name {
+            "japanese" | "korean" => Some(territory),
+            "chinese" => Some(area),
+            "aga" => Some(KataRules {
+                ko: KoRule::Situational,
+                ..area
+            }),
+            "new-zealand" => Some(KataRules {
+                ko: KoRule::Situational,
+                multi_stone_suicide: true,
+                ..area
+            }),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_five_names_differ_where_katago_says() {
+        let jp = KataRules::from_name("japanese").unwrap();
+        assert_eq!(jp, KataRules::from_name("korean").unwrap());
+        assert_eq!(
+            (jp.scoring, jp.tax, jp.ko),
+            (Scoring::Territory, Tax::Seki, KoRule::Simple)
+        );
+        let cn = KataRules::from_name("chinese").unwrap();
+        assert_eq!(
+            (cn.scoring, cn.tax, cn.ko),
+            (Scoring::Area, Tax::None, KoRule::Simple)
+        );
+        let aga = KataRules::from_name("aga").unwrap();
+        assert_eq!(
+            (aga.ko, aga.multi_stone_suicide),
+            (KoRule::Situational, false)
+        );
+        let nz = KataRules::from_name("new-zealand").unwrap();
+        assert_eq!((nz.ko, nz.multi_stone_suicide), (KoRule::Situational, true));
+        for r in [jp, cn, aga, nz] {
+            assert_eq!(r.white_handicap_bonus, HandicapBonus::Zero);
+            assert!(!r.button);
+        }
+        assert_eq!(KataRules::from_name("tromp-taylor"), None);
+    }
+}
