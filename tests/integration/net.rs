@@ -318,3 +318,91 @@ fn the_net_judges_the_pro_sample_as_katago() {
     assert!(exact >= 264, "= RE in {exact}/300");
     assert!(within >= 287, "within 1 in {within}/300");
 }
+
+/// The first six games of Shusaku in the embedded corpus, copied into a test folder.
+fn env_with_corpus_games() -> crate::util::TestEnv {
+    let env = crate::util::TestEnv::new();
+    let corpus = crate::util::corpus().join("Shusaku");
+    let mut files: Vec<_> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files.iter().take(6) {
+        env.write(
+            f.file_name().unwrap().to_str().unwrap(),
+            std::fs::read(f).unwrap(),
+        );
+    }
+    env
+}
+
+#[test]
+fn net_tables_are_the_same_at_any_thread_count_and_name_the_net() {
+    let Some(net) = net_file(NETS[0].0) else {
+        return;
+    };
+    let net = net.display().to_string();
+    let env = env_with_corpus_games();
+    for (out, j) in [("one", "1"), ("two", "2")] {
+        let o = env.run(&["analyze", "in", "--out", out, "--net", &net, "-j", j, "-q"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    for t in ["games.csv", "blocks.csv", "summary.csv", "report.md"] {
+        assert_eq!(env.output("one", t), env.output("two", t), "{t}");
+    }
+    let games = crate::util::rows(&env.output("one", "games.csv"));
+    assert!(games.iter().any(|g| !g["katago_lead"].is_empty()));
+    let manifest = env.output("one", "manifest.tsv");
+    assert!(
+        manifest.contains("katago_model\tb10c384h6nbttflrs\n"),
+        "{manifest}"
+    );
+    assert!(manifest.contains("net_model_version\t15\n"), "{manifest}");
+    assert!(manifest.contains("net_sha256\t"), "{manifest}");
+    assert!(env
+        .output("one", "report.md")
+        .contains("net `b10c384h6nbttflrs`"));
+}
+
+#[test]
+fn merge_refuses_shards_judged_by_different_nets() {
+    let (Some(b10), Some(b15)) = (net_file(NETS[0].0), net_file(NETS[1].0)) else {
+        return;
+    };
+    let env = env_with_corpus_games();
+    for (k, net) in [("0", &b10), ("1", &b15)] {
+        let shard = format!("{k}/2");
+        let out = format!("s{k}");
+        let net = net.display().to_string();
+        let o = env.run(&[
+            "analyze", "in", "--shard", &shard, "--out", &out, "--net", &net, "-q",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = env.run(&["merge", "s0", "s1", "--out", "merged", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("katago_model"));
+}
+
+#[test]
+fn show_judges_with_the_net() {
+    let Some(net) = net_file(NETS[1].0) else {
+        return;
+    };
+    let env = env_with_corpus_games();
+    let mut files: Vec<_> = std::fs::read_dir(env.input())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let file = files[0].display().to_string();
+    let o = env.run(&["show", &file, "--net", &net.display().to_string()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("KataGo net g170-b15c192-s1672170752-d466197061 (model version 8"),
+        "{text}"
+    );
+    assert!(text.contains("by its lead"), "{text}");
+}
