@@ -1,5 +1,5 @@
-//! The arithmetic the forward pass is made of: matrix products (`matrixmultiply`'s sgemm),
-//! and element-wise loops written so that the compiler vectorises them (no reductions that
+//! The arithmetic the forward pass is made of: matrix products (the `gemm` crate, on one
+//! thread), and element-wise loops written so that the compiler vectorises them (no reductions that
 //! would need reassociation, no calls into libm in the hot loops).
 
 use crate::net::model::Activation;
@@ -46,8 +46,9 @@ impl<'a> Mat<'a> {
 
 /// `c = a·b`, or `c += a·b` when `accumulate`; `c` is row-major with rows `ldc` apart.
 ///
-/// Each element of the product is summed in an order that depends only on the inner
-/// dimension, so a row's result does not depend on how many rows are computed with it.
+/// The order in which each element is summed depends on the shape of the product and on the
+/// CPU (its vector width and cache sizes, read at run time), never on the thread or on what
+/// ran before: the same product on the same machine gives the same bits.
 pub(crate) fn gemm(a: Mat, b: Mat, c: &mut [f32], ldc: usize, accumulate: bool) {
     let (m, k, n) = (a.rows, a.cols, b.cols);
     assert_eq!(b.rows, k, "inner dimensions differ");
@@ -57,27 +58,31 @@ pub(crate) fn gemm(a: Mat, b: Mat, c: &mut [f32], ldc: usize, accumulate: bool) 
         return;
     }
     assert!((m - 1) * ldc + n <= c.len(), "output outside its slice");
-    let beta = if accumulate { 1.0 } else { 0.0 };
-    // SAFETY: sgemm reads a(i, l) at a.data[i*rs + l*cs] for i < m, l < k, and likewise b,
+    // SAFETY: gemm reads a(i, l) at a.data[i*rs + l*cs] for i < m, l < k, and likewise b,
     // and writes c(i, j) at c[i*ldc + j] for i < m, j < n: the assertions above keep every
     // one of these inside its slice. `c` is borrowed mutably, so it aliases neither input.
-    // With beta = 0, sgemm does not read `c`.
+    // gemm computes c = alpha·c + beta·a·b and reads `c` only when `read_dst` (accumulate).
     unsafe {
-        matrixmultiply::sgemm(
+        gemm::gemm(
             m,
-            k,
             n,
-            1.0,
-            a.data.as_ptr(),
-            a.rs as isize,
-            a.cs as isize,
-            b.data.as_ptr(),
-            b.rs as isize,
-            b.cs as isize,
-            beta,
+            k,
             c.as_mut_ptr(),
-            ldc as isize,
             1,
+            ldc as isize,
+            accumulate,
+            a.data.as_ptr(),
+            a.cs as isize,
+            a.rs as isize,
+            b.data.as_ptr(),
+            b.cs as isize,
+            b.rs as isize,
+            1.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
         );
     }
 }
