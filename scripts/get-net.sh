@@ -8,12 +8,13 @@
 #   scripts/get-net.sh [b10|b15|all] [DIR]
 #
 # DIR defaults to $LIVINGBLOCKS_NETS, else ~/.cache/livingblocks/nets. Prints each net's
-# path, one a line; a net already there (and a sound gzip) is kept. Without the package
+# path, one a line; a net already there (with the expected SHA-256) is kept. Without the package
 # index it says "get-net: skipped: <why>" on stderr and exits 3 (under CI, it fails).
 set -euo pipefail
 
-B10=1.20.0:b10c384h6nbttflrs
-B15=1.13.0:g170e-b15c192-s1672170752-d466197061
+# KaTrain's version, the net, and the SHA-256 of the file the tests were made with.
+B10=1.20.0:b10c384h6nbttflrs:0ba27eced5180b3e3d0b898b280c541112989765e789d1eb6cd0d31b2b2c1229
+B15=1.13.0:g170e-b15c192-s1672170752-d466197061:1579a64e6190c3a8d73eeb96feb4dee1879f9e5e114279b15d6c56dbab3b0f78
 case ${1:-all} in
   b10) nets=$B10 ;;
   b15) nets=$B15 ;;
@@ -26,9 +27,9 @@ tmp=
 trap '[ -z "$tmp" ] || rm -rf "$tmp"' EXIT
 
 for entry in $nets; do
-  version=${entry%%:*} net=${entry#*:}
+  IFS=: read -r version net sha <<<"$entry"
   file=$dir/$net.bin.gz
-  if [ ! -f "$file" ] || ! gzip -t "$file" 2>/dev/null; then
+  if [ ! -f "$file" ] || ! echo "$sha  $file" | sha256sum --check --status; then
     tmp=$(mktemp -d "$dir/.get-net.XXXXXX")
     if ! python3 -m pip download --quiet --disable-pip-version-check --no-deps \
         "katrain==$version" -d "$tmp" >"$tmp/pip.log" 2>&1; then
@@ -45,7 +46,8 @@ tmp, member = sys.argv[1:]
 with zipfile.ZipFile(wheel) as z, z.open(member) as src, open(f"{tmp}/net", "wb") as dst:
     shutil.copyfileobj(src, dst)
 PY
-    gzip -t "$tmp/net" || { echo "get-net: $net in katrain $version is not a sound gzip" >&2; exit 1; }
+    echo "$sha  $tmp/net" | sha256sum --check --status \
+      || { echo "get-net: $net in katrain $version is not the file the tests were made with" >&2; exit 1; }
     mv "$tmp/net" "$file"
     rm -rf "$tmp"
     tmp=

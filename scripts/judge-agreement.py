@@ -53,7 +53,7 @@ for name, get in sources:
         re = num(g["margin"]) * (1 if g["winner"] == "B" else -1)
         exact += abs(m - re) < 1e-3
         within += abs(m - re) <= 1 + 1e-3
-    n = len(counted)
+    n = max(len(counted), 1)
     print(f"| {name} | {exact:,} ({100 * exact / n:.1f} %) | {within:,} ({100 * within / n:.1f} %) |")
 
 both = {(g["file"], g["game"]): g for g in games if g["margin_estimate"] and g["katago_lead"]}

@@ -12,8 +12,9 @@
 #   scripts/katago-check.sh            # 30 positions of tests/fixtures/pro-score-sample.txt
 #   N=300 scripts/katago-check.sh      # the whole sample
 #
-# Leaves the engine in $KATAGO_WORK (default /tmp/livingblocks-katago) and prints the
-# command line to give --katago. Without ../shared, or without the package index, it says
+# Fails when --net's tables differ between thread counts or its lead (beyond 0.05) or dead
+# stones differ from KataGo's. Leaves the engine in $KATAGO_WORK (default
+# /tmp/livingblocks-katago) and prints the command line to give --katago. Without ../shared, or without the package index, it says
 # it skipped and exits 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."

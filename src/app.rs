@@ -300,13 +300,11 @@ pub fn analyze(
             ("paths", config.paths_given.clone()),
             ("files_from", config.files_from.clone().unwrap_or_default()),
             ("input_set", input_set),
-            ("katago_version", engine_entry(|e| e.version.clone())),
-            ("katago_model", engine_entry(|e| e.model.clone())),
-            ("katago_visits", engine_entry(|e| e.visits.to_string())),
         ]
         .into_iter()
-        .chain(net_report.iter().flat_map(|n| {
-            [
+        .chain(match &net_report {
+            // The net judges as KataGo's engine does at one visit.
+            Some(n) => vec![
                 (
                     "katago_version",
                     format!("livingblocks {} --net", env!("CARGO_PKG_VERSION")),
@@ -315,8 +313,13 @@ pub fn analyze(
                 ("katago_visits", "1".to_string()),
                 ("net_model_version", n.model_version.to_string()),
                 ("net_sha256", n.sha256.clone()),
-            ]
-        }))
+            ],
+            None => vec![
+                ("katago_version", engine_entry(|e| e.version.clone())),
+                ("katago_model", engine_entry(|e| e.model.clone())),
+                ("katago_visits", engine_entry(|e| e.visits.to_string())),
+            ],
+        })
         .collect::<Vec<_>>(),
         config.shard.map(|s| s.to_string()),
         &stats,

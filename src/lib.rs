@@ -4,7 +4,7 @@
 //! The layers, from the inside out; each imports only the ones above it:
 //! - `go` (board, replay), `sgf` (decode, parse, game info), `life` (the Go net and the life
 //!   verdicts), `score` (counting, dead stones): the core, pure, no I/O, no output vocabulary;
-//! - `net`: KataGo's networks evaluated in-process (model, input features, forward pass),
+//! - `nn`: KataGo's neural networks evaluated in-process (model, input features, forward pass),
 //!   pure computation over `score`'s question to an engine;
 //! - `source`: walking and reading inputs, archives, shards; `engine`: the client of an
 //!   external engine (KataGo) and the loader of a net file, which hand plain data to `score`;
@@ -26,7 +26,7 @@ pub mod go;
 pub mod life;
 pub mod look;
 pub mod merge;
-pub mod net;
+pub mod nn;
 pub mod report;
 pub mod row;
 pub mod score;

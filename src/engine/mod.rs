@@ -2,7 +2,7 @@
 //! pipes. The core never sees a protocol; it gets plain data (`score::engine::EngineView`).
 
 pub mod katago;
-pub mod net;
+pub mod nn;
 
 pub use katago::{EngineError, Katago, KatagoSpec};
-pub use net::NetJudge;
+pub use nn::NetJudge;

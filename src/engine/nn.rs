@@ -1,6 +1,6 @@
 //! A KataGo network evaluated in-process (`--net FILE`): the file is read here, at the edge
 //! (gzip or plain, as KataGo and KaTrain distribute nets, and its SHA-256 for the manifest);
-//! the evaluation itself is `crate::net`, pure computation. One `NetJudge` serves every
+//! the evaluation itself is `crate::nn`, pure computation. One `NetJudge` serves every
 //! worker thread; each thread keeps its own buffers.
 
 use std::cell::RefCell;
@@ -11,7 +11,8 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::EngineError;
-use crate::net::{self, Model, Scratch};
+use crate::nn::features::{NUM_GLOBAL, NUM_SPATIAL};
+use crate::nn::{self, Model, Scratch};
 use crate::score::engine::{EngineAnswer, EngineQuery};
 
 /// A loaded net, shared by the run's threads.
@@ -29,27 +30,51 @@ thread_local! {
 /// The gzip magic number: a `.bin.gz` whatever its name says.
 const GZIP: [u8; 2] = [0x1f, 0x8b];
 
-/// Nets are some tens of MB; a file far beyond is no net (or a gzip bomb).
-const MAX_NET_BYTES: u64 = 2 << 30;
+/// Nets are some tens of MB, the largest KataGo publishes some hundreds: a file (or its
+/// gzip's content) beyond this is no net, and is refused before it fills the memory.
+const MAX_NET_BYTES: u64 = 1 << 30;
 
 impl NetJudge {
     /// Reads and checks the net at `path`; every fault (no file, a truncated or corrupt one, a
     /// model version or layer the evaluator does not know) is a configuration error naming it.
     pub fn load(path: &Path) -> Result<NetJudge, EngineError> {
         let failed = |why: String| EngineError::Failed(format!("--net {}: {why}", path.display()));
+        let too_large = || {
+            failed(format!(
+                "larger than {} MiB: not a net",
+                MAX_NET_BYTES >> 20
+            ))
+        };
+        let size = std::fs::metadata(path)
+            .map_err(|e| failed(e.to_string()))?
+            .len();
+        if size > MAX_NET_BYTES {
+            return Err(too_large());
+        }
         let raw = std::fs::read(path).map_err(|e| failed(e.to_string()))?;
         let sha256 = hex(&Sha256::digest(&raw));
         let bytes = if raw.starts_with(&GZIP) {
             let mut out = Vec::new();
             flate2::read::GzDecoder::new(raw.as_slice())
-                .take(MAX_NET_BYTES)
+                .take(MAX_NET_BYTES + 1)
                 .read_to_end(&mut out)
                 .map_err(|e| failed(format!("not a readable gzip file: {e}")))?;
+            if out.len() as u64 > MAX_NET_BYTES {
+                return Err(too_large());
+            }
             out
         } else {
             raw
         };
         let model = Model::parse(&bytes).map_err(|e| failed(e.to_string()))?;
+        let inputs = (model.num_spatial_inputs(), model.num_global_inputs());
+        if inputs != (NUM_SPATIAL, NUM_GLOBAL) {
+            return Err(failed(format!(
+                "the net reads {} spatial and {} global inputs, not KataGo's {NUM_SPATIAL} and \
+                 {NUM_GLOBAL} (input version 7)",
+                inputs.0, inputs.1
+            )));
+        }
         Ok(NetJudge { model, sha256 })
     }
 
@@ -69,7 +94,7 @@ impl NetJudge {
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
             let answer = catch_unwind(AssertUnwindSafe(|| {
-                net::judge(&self.model, q, s.get_or_insert_with(Scratch::default))
+                nn::judge(&self.model, q, s.get_or_insert_with(Scratch::default))
             }));
             answer.unwrap_or_else(|panic| {
                 *s = None;

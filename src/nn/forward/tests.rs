@@ -1,7 +1,7 @@
 use super::*;
-use crate::net::model::testnet::{real_net, tiny_net, Spec, B10, B15, GLOBAL, SPATIAL};
-use crate::net::model::Rope;
-use crate::net::output::postprocess;
+use crate::nn::model::testnet::{real_net, tiny_net, Spec, B10, B15, GLOBAL, SPATIAL};
+use crate::nn::model::Rope;
+use crate::nn::output::postprocess;
 
 /// Reproducible numbers in [-1, 1).
 fn noise(len: usize, seed: u32) -> Vec<f32> {
@@ -173,7 +173,7 @@ fn naive_attention(a: &AttentionBlock, x: &[f32], size: usize) -> Vec<f64> {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let project = |m: &crate::net::model::MatMul| -> Vec<f64> {
+    let project = |m: &crate::nn::model::MatMul| -> Vec<f64> {
         let mut out = vec![0.0; n * m.cout];
         for p in 0..n {
             for o in 0..m.cout {
@@ -553,11 +553,11 @@ fn real_nets_agree_with_katago_on_an_uneven_position() {
         global[9] = 1.0;
         global[10] = 1.0;
         let raw = m.evaluate(&spatial, &global, size, &mut Scratch::new());
-        let opts = crate::net::output::PostOptions {
+        let opts = crate::nn::output::PostOptions {
             legal: Some(&legal),
             ..Default::default()
         };
-        let a = crate::net::output::postprocess_with(&m, &raw, &opts);
+        let a = crate::nn::output::postprocess_with(&m, &raw, &opts);
         let winrate = 0.5 - 0.5 * (f64::from(a.white_win) - f64::from(a.white_loss));
         let ours = [
             winrate,

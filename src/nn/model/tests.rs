@@ -337,7 +337,7 @@ fn a_changed_digit_anywhere_in_the_text_never_panics() {
                 let mut spatial = vec![0.0; m.num_spatial_inputs() * n];
                 spatial[..n].fill(1.0);
                 let global = vec![0.0; m.num_global_inputs()];
-                let raw = m.evaluate(&spatial, &global, 3, &mut crate::net::Scratch::new());
+                let raw = m.evaluate(&spatial, &global, 3, &mut crate::nn::Scratch::new());
                 assert_eq!(raw.ownership.len(), n);
             }
         }

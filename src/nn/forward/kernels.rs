@@ -2,7 +2,7 @@
 //! thread), and element-wise loops written so that the compiler vectorises them (no reductions that
 //! would need reassociation, no calls into libm in the hot loops).
 
-use crate::net::model::Activation;
+use crate::nn::model::Activation;
 
 /// A read-only matrix view: element (i, j) is `data[i * rs + j * cs]`.
 #[derive(Clone, Copy)]

@@ -8,8 +8,8 @@
 //! -white_score_mean`, `winrate = 0.5 - 0.5 · (white_win - white_loss)`, `scoreStdev =
 //! white_score_stdev`, `ownership = -ownership_white`.
 
-use crate::net::forward::RawOutput;
-use crate::net::model::Model;
+use crate::nn::forward::RawOutput;
+use crate::nn::model::Model;
 
 /// A position's evaluation from White's side, as KataGo's `NNOutput` holds it.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,7 +246,7 @@ fn softplus(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::model::testnet::{tiny_net, Spec};
+    use crate::nn::model::testnet::{tiny_net, Spec};
 
     fn model(version: i32) -> Model {
         Model::parse(&tiny_net(&Spec {

@@ -1,6 +1,8 @@
 //! KataGo's rules as a struct of settings (`cpp/game/rules.cpp`), not as names: the net's
 //! inputs and the replay depend on the settings, and several names share them.
 
+use crate::sgf::result::Rules;
+
 /// What the score counts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Scoring {
@@ -59,39 +61,56 @@ pub struct KataRules {
 }
 
 impl KataRules {
+    /// Japanese and Korean rules: territory scoring, seki tax, simple ko.
+    const TERRITORY: KataRules = KataRules {
+        scoring: Scoring::Territory,
+        tax: Tax::Seki,
+        ko: KoRule::Simple,
+        multi_stone_suicide: false,
+        button: false,
+        white_handicap_bonus: HandicapBonus::Zero,
+        friendly_pass_ok: false,
+    };
+    /// Chinese rules: area scoring, simple ko.
+    const AREA: KataRules = KataRules {
+        scoring: Scoring::Area,
+        tax: Tax::None,
+        friendly_pass_ok: true,
+        ..KataRules::TERRITORY
+    };
+    const AGA: KataRules = KataRules {
+        ko: KoRule::Situational,
+        ..KataRules::AREA
+    };
+    const NEW_ZEALAND: KataRules = KataRules {
+        ko: KoRule::Situational,
+        multi_stone_suicide: true,
+        ..KataRules::AREA
+    };
+
     /// The settings KataGo's analysis engine uses for a query with `"rules": name` and
     /// `"whiteHandicapBonus": "0"`, as livingblocks sends them: `japanese`, `korean`,
     /// `chinese`, `aga` or `new-zealand`. The bonus field of the query overrides the
     /// named ruleset's own (N for chinese, N-1 for aga).
     pub fn from_name(name: &str) -> Option<KataRules> {
-        let territory = KataRules {
-            scoring: Scoring::Territory,
-            tax: Tax::Seki,
-            ko: KoRule::Simple,
-            multi_stone_suicide: false,
-            button: false,
-            white_handicap_bonus: HandicapBonus::Zero,
-            friendly_pass_ok: false,
-        };
-        let area = KataRules {
-            scoring: Scoring::Area,
-            tax: Tax::None,
-            friendly_pass_ok: true,
-            ..territory
-        };
         match name {
-            "japanese" | "korean" => Some(territory),
-            "chinese" => Some(area),
-            "aga" => Some(KataRules {
-                ko: KoRule::Situational,
-                ..area
-            }),
-            "new-zealand" => Some(KataRules {
-                ko: KoRule::Situational,
-                multi_stone_suicide: true,
-                ..area
-            }),
+            "japanese" | "korean" => Some(KataRules::TERRITORY),
+            "chinese" => Some(KataRules::AREA),
+            "aga" => Some(KataRules::AGA),
+            "new-zealand" => Some(KataRules::NEW_ZEALAND),
             _ => None,
+        }
+    }
+
+    /// The settings a record's rules are put to KataGo under (the ruleset
+    /// `score::engine::katago_rules` names): Ing counts area as Chinese does, and unknown
+    /// rules are counted as territory, as the margins are.
+    pub fn of(rules: Rules) -> KataRules {
+        match rules {
+            Rules::Japanese | Rules::Korean | Rules::Unknown => KataRules::TERRITORY,
+            Rules::Chinese | Rules::Ing => KataRules::AREA,
+            Rules::Aga => KataRules::AGA,
+            Rules::Nz => KataRules::NEW_ZEALAND,
         }
     }
 }
@@ -125,5 +144,17 @@ mod tests {
             assert!(!r.button);
         }
         assert_eq!(KataRules::from_name("tromp-taylor"), None);
+        for r in [
+            Rules::Japanese,
+            Rules::Chinese,
+            Rules::Aga,
+            Rules::Nz,
+            Rules::Ing,
+            Rules::Korean,
+            Rules::Unknown,
+        ] {
+            let name = crate::score::engine::katago_rules(r);
+            assert_eq!(Some(KataRules::of(r)), KataRules::from_name(name), "{r:?}");
+        }
     }
 }

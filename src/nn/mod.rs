@@ -2,7 +2,7 @@
 //! features for a position (`features`, read from a board with KataGo's own rules, ladder
 //! reader, pass-alive areas and replay), the forward pass (`forward`) and the
 //! post-processing of its outputs (`output`). Pure computation: the file is read at the
-//! edge (`crate::engine::net`).
+//! edge (`crate::engine::nn`).
 //!
 //! The position is put to the net as KataGo's analysis engine puts it when `--katago` asks:
 //! the game's moves where the record is a plain move list, else (or where KataGo would refuse
@@ -26,12 +26,11 @@ pub use output::{postprocess_with, Answer, PostOptions};
 pub use rules::KataRules;
 
 use crate::go::Color;
-use crate::score::engine::{katago_rules, EngineAnswer, EngineQuery, EngineView};
+use crate::score::engine::{EngineAnswer, EngineQuery, EngineView};
 
 /// The net's judgement of `q`, in the terms `--katago` answers in.
 pub fn judge(model: &Model, q: &EngineQuery, scratch: &mut Scratch) -> EngineAnswer {
-    let name = katago_rules(q.rules);
-    let rules = KataRules::from_name(name).ok_or_else(|| format!("no KataGo rules {name}"))?;
+    let rules = KataRules::of(q.rules);
     let as_moves = q.history.as_ref().and_then(|h| {
         let first = h.moves.first().map_or(q.to_move, |&(c, _)| c);
         encode(q.size, &h.setup, &h.moves, first, &rules, q.komi).ok()

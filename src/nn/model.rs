@@ -414,8 +414,8 @@ pub(crate) struct RopeTables {
 }
 
 impl AttentionBlock {
-    /// The rotary tables for a `size`×`size` board, computed once per size: thousands of
-    /// sines per layer would otherwise cost as much as the layer itself.
+    /// The rotary tables for a `size`×`size` board, computed once per size and shared by
+    /// every position of that size.
     pub(crate) fn rope_tables(&self, size: usize) -> Option<Arc<RopeTables>> {
         if matches!(self.rope, Rope::None) {
             return None;

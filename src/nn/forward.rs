@@ -10,7 +10,7 @@
 
 mod kernels;
 
-use crate::net::model::{
+use crate::nn::model::{
     AttentionBlock, Block, Conv, FfnBlock, GlobalPoolingBlock, Model, NestedBottleneckBlock,
     NormAct, PassHead, PolicyHead, ResidualBlock, TipRmsNorm, TrunkTip, ValueHead,
 };
