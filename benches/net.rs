@@ -3,7 +3,7 @@
 //! fetches (absent nets are skipped, saying so). Run with
 //! `cargo bench -p livingblocks-benches --bench net`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use livingblocks::analyze::{engine_queries, EstimateFor, Options};
@@ -19,14 +19,6 @@ const NETS: [&str; 2] = ["b10c384h6nbttflrs", "g170e-b15c192-s1672170752-d466197
 
 /// Positions per measurement: enough to mix game lengths, few enough for a quick sample.
 const POSITIONS: usize = 8;
-
-fn nets_dir() -> PathBuf {
-    match std::env::var_os("LIVINGBLOCKS_NETS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-            .join(".cache/livingblocks/nets"),
-    }
-}
 
 /// The questions a run asks of the first counted games of the corpus, in path order.
 fn positions() -> Vec<EngineQuery> {
@@ -51,7 +43,7 @@ fn net(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(queries.len() as u64));
     for name in NETS {
-        let file = nets_dir().join(format!("{name}.bin.gz"));
+        let file = livingblocks::engine::nn::nets_dir().join(format!("{name}.bin.gz"));
         let Ok(judge) = NetJudge::load(&file) else {
             eprintln!(
                 "skipped: {} is absent (scripts/get-net.sh fetches it)",

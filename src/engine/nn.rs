@@ -109,6 +109,16 @@ impl NetJudge {
     }
 }
 
+/// Where `scripts/get-net.sh` puts nets: `$LIVINGBLOCKS_NETS`, else
+/// `~/.cache/livingblocks/nets`.
+pub fn nets_dir() -> std::path::PathBuf {
+    match std::env::var_os("LIVINGBLOCKS_NETS") {
+        Some(d) => d.into(),
+        None => std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".cache/livingblocks/nets"),
+    }
+}
+
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     bytes.iter().fold(String::new(), |mut s, b| {

@@ -25,18 +25,9 @@ pub const NETS: [(&str, &str); 2] = [
     ),
 ];
 
-/// Where `scripts/get-net.sh` puts the nets.
-pub fn nets_dir() -> PathBuf {
-    match std::env::var_os("LIVINGBLOCKS_NETS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-            .join(".cache/livingblocks/nets"),
-    }
-}
-
 /// The net file named `name`, or a visible skip.
 pub fn net_file(name: &str) -> Option<PathBuf> {
-    let p = nets_dir().join(format!("{name}.bin.gz"));
+    let p = livingblocks::engine::nn::nets_dir().join(format!("{name}.bin.gz"));
     if p.is_file() {
         Some(p)
     } else {
