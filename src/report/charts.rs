@@ -193,7 +193,7 @@ fn margin_error(t: &Tally) -> Option<Chart> {
             }
             (
                 format!(
-                    "{}: {} of {} exact; the other {} below",
+                    "{}: {} of {} exact; {} below",
                     name,
                     s.exact,
                     s.compared,
@@ -325,15 +325,15 @@ mod tests {
         assert_eq!(
             captions(&t),
             [
-                "estimate: 7 of 10 exact; the other 3 below",
-                "none: 1 of 10 exact; the other 9 below"
+                "estimate: 7 of 10 exact; 3 below",
+                "none: 1 of 10 exact; 9 below"
             ]
         );
         t.katago_score = sums(10, 9, -1);
         assert_eq!(captions(&t).len(), 3);
         assert_eq!(
             captions(&t)[2],
-            "katago score: 9 of 10 exact; the other 1 below"
+            "katago score: 9 of 10 exact; 1 below"
         );
         // Exact games are in the caption, not among the bars; far misses at the edge.
         let Some(Chart::Histograms { panels, .. }) = margin_error(&t) else {
