@@ -331,10 +331,7 @@ mod tests {
         );
         t.katago_score = sums(10, 9, -1);
         assert_eq!(captions(&t).len(), 3);
-        assert_eq!(
-            captions(&t)[2],
-            "katago score: 9 of 10 exact; 1 below"
-        );
+        assert_eq!(captions(&t)[2], "katago score: 9 of 10 exact; 1 below");
         // Exact games are in the caption, not among the bars; far misses at the edge.
         let Some(Chart::Histograms { panels, .. }) = margin_error(&t) else {
             panic!("margin_error left the chart out")
