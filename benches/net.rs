@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use livingblocks::analyze::{engine_queries, EstimateFor, Options};
+use livingblocks::analyze::{prepare, EstimateFor, Options};
 use livingblocks::engine::NetJudge;
 use livingblocks::score::engine::EngineQuery;
 use livingblocks::source;
@@ -31,7 +31,7 @@ fn positions() -> Vec<EngineQuery> {
     inputs
         .iter()
         .filter_map(|i| source::read_input(&i, u64::MAX).ok())
-        .flat_map(|b| engine_queries(&b, options))
+        .flat_map(|b| prepare(&b).queries(options))
         .filter_map(|q| q.and_then(Result::ok))
         .take(POSITIONS)
         .collect()

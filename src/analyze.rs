@@ -3,16 +3,16 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::go::{replay, Color, GameKey, Idx, Replay};
+use crate::go::{replay_until, Color, GameKey, Idx, Point, Replay};
 use crate::life::{analyze_life, Life, Net};
 use crate::row::{
     BigEyeRow, BlockRow, ChainRow, Failure, FileAnalysis, GameRow, PositionStats, ScoreRow,
     SourceScore, Status,
 };
-use crate::score;
 use crate::score::engine::{EngineAnswer, EngineQuery, EngineView};
 use crate::score::rules::RecordInfo;
-use crate::sgf::{self, load::Tree, GameInfo};
+use crate::score::{self, DeadSource, DeadStones, Decision, Ending};
+use crate::sgf::{self, load::Tree, EncodingSource, GameInfo};
 
 /// Which final positions get the dead-stone estimate: it costs more than everything else
 /// per game together.
@@ -75,73 +75,101 @@ pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
 /// row instead of ending the run.
 pub fn analyze_file_with(bytes: &[u8], options: Options) -> FileAnalysis {
-    guarded(|| analyze_with(bytes, options, &[]))
+    prepare(bytes).finish(options, &[])
 }
 
 /// An engine's answers for a file's game trees, by the tree's index in the file (`None`, or
 /// past the end: not asked).
 pub type Answers = [Option<EngineAnswer>];
 
-/// `analyze_file_with`, with an engine's answers to the questions `engine_queries` asked.
-pub fn analyze_file_judged(bytes: &[u8], options: Options, answers: &Answers) -> FileAnalysis {
-    guarded(|| analyze_with(bytes, options, answers))
-}
-
-/// The question for an engine of each game tree of a file whose final position `options`
-/// selects for the estimate, by tree index; `Err` says why a selected one cannot be asked.
-/// A panic gives no questions (the analysis reports it).
-pub fn engine_queries(bytes: &[u8], options: Options) -> Vec<Option<Result<EngineQuery, String>>> {
-    catch_unwind(AssertUnwindSafe(|| {
-        let Ok(decoded) = sgf::decode(bytes) else {
-            return Vec::new();
-        };
-        let Ok(loaded) = sgf::load(&decoded.text) else {
-            return Vec::new();
-        };
-        loaded
-            .trees
-            .iter()
-            .map(|t| {
-                let Ok(Tree::Go(root)) = &t.tree else {
-                    return None;
-                };
-                let rec = RecordInfo::read(&GameInfo::from_main_line(root));
-                let r = replay(root).ok().filter(|r| r.illegal.is_none())?;
-                options
-                    .estimate
-                    .selects(r.has_markup || rec.counted())
-                    .then(|| EngineQuery::of(&r.board, r.to_move, &rec, crate::go::move_list(root)))
-            })
-            .collect()
-    }))
-    .unwrap_or_default()
-}
-
-/// Runs per-file work, turning a panic into a single `internal_error` row.
-fn guarded(work: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
-    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
-        let message = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
-        FileAnalysis::failed(GameRow::failed(
-            None,
-            Status::InternalError,
-            format!("panic: {message}"),
-        ))
-    })
-}
-
-/// `analyze_file` without the panic guard, for fuzzing: a panic here is a bug to find.
+/// `analyze_file` without the panic guards, for fuzzing: a panic here is a bug to find.
 pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
-    analyze_with(bytes, Options::default(), &[])
+    prepare_unguarded(bytes).finish_unguarded(Options::default(), &[])
 }
 
-fn analyze_with(bytes: &[u8], options: Options, answers: &Answers) -> FileAnalysis {
+/// One game tree of a file, replayed: what its analysis and an engine's question both start
+/// from, so that a file is decoded, parsed and replayed once whatever asks.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    /// The tree's index in its file.
+    pub index: usize,
+    pub info: GameInfo,
+    pub record: RecordInfo,
+    pub replay: Replay,
+    /// The main line as a list (the game key's and an engine's history); `None` past an
+    /// illegal move or where the record has no list.
+    moves: Option<crate::go::MoveList>,
+}
+
+impl Replayed {
+    /// Replays game `index` of a file up to move `stop` (the whole main line for `None`).
+    pub fn of(
+        index: usize,
+        root: &sgf_parse::SgfNode<sgf_parse::go::Prop>,
+        stop: Option<u32>,
+    ) -> Result<Replayed, Box<(GameInfo, RecordInfo, crate::go::ReplayError)>> {
+        let info = GameInfo::from_main_line(root);
+        let record = RecordInfo::read(&info);
+        match replay_until(root, stop) {
+            Ok(replay) => {
+                let moves = replay
+                    .illegal
+                    .is_none()
+                    .then(|| crate::go::move_list(root))
+                    .flatten();
+                Ok(Replayed {
+                    index,
+                    info,
+                    record,
+                    replay,
+                    moves,
+                })
+            }
+            Err(e) => Err(Box::new((info, record, e))),
+        }
+    }
+
+    /// Whether the final position is selected for the estimate and an engine: the record
+    /// was counted or carries markup, or `options` asks for every game.
+    pub fn selected(&self, options: Options) -> bool {
+        let r = &self.replay;
+        r.illegal.is_none()
+            && !r.stopped
+            && options
+                .estimate
+                .selects(r.has_markup || self.record.counted())
+    }
+
+    /// The question for an engine about the position reached.
+    pub fn query(&self) -> Result<EngineQuery, String> {
+        let r = &self.replay;
+        EngineQuery::of(&r.board, r.to_move, &self.record, self.moves.clone())
+    }
+
+    /// The whole record's key (games.csv `game_key`).
+    pub fn key(&self) -> Option<GameKey> {
+        let list = self.moves.as_ref()?;
+        GameKey::of(self.replay.board.size(), list)
+    }
+}
+
+/// A file decoded, parsed and every game tree replayed, before any analysis.
+pub struct Prepared {
+    encoding: Option<(&'static str, EncodingSource)>,
+    /// Each game tree (or a single file-level failure), with the note on text around it.
+    games: Vec<(Result<Replayed, GameRow>, Option<String>)>,
+}
+
+/// Decodes, parses and replays every game tree of one file's bytes. A panic becomes an
+/// `internal_error` row.
+pub fn prepare(bytes: &[u8]) -> Prepared {
+    guarded(|| prepare_unguarded(bytes), Prepared::failed)
+}
+
+fn prepare_unguarded(bytes: &[u8]) -> Prepared {
     let decoded = match sgf::decode(bytes) {
         Ok(d) => d,
-        Err(e) => return FileAnalysis::failed(GameRow::of_error(None, &e)),
+        Err(e) => return Prepared::failed(GameRow::of_error(None, &e)),
     };
     let encoding = Some((decoded.encoding, decoded.source));
     let games = match sgf::load(&decoded.text) {
@@ -150,284 +178,377 @@ fn analyze_with(bytes: &[u8], options: Options, answers: &Answers) -> FileAnalys
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let mut g = match &t.tree {
-                    Ok(tree) => {
-                        analyze_tree(i, tree, options, answers.get(i).and_then(Option::as_ref))
-                    }
-                    Err(e) => GameRow::of_error(Some(i), e),
+                let game = match &t.tree {
+                    Ok(Tree::Go(root)) => Replayed::of(i, root, None).map_err(|failed| {
+                        let (info, record, e) = *failed;
+                        GameRow {
+                            info,
+                            record: Some(record),
+                            ..GameRow::of_error(Some(i), &e)
+                        }
+                    }),
+                    Ok(Tree::OtherGame(gm)) => Err(GameRow::failed(
+                        Some(i),
+                        Status::Unsupported,
+                        format!("not a Go game ({gm})"),
+                    )),
+                    Err(e) => Err(GameRow::of_error(Some(i), e)),
                 };
-                if let Some(note) = &t.note {
-                    g.add_note(note);
-                }
-                g
+                (game, t.note.clone())
             })
             .collect(),
-        Err(e) => vec![GameRow::of_error(None, &e)],
+        Err(e) => vec![(Err(GameRow::of_error(None, &e)), None)],
     };
-    FileAnalysis { encoding, games }
+    Prepared { encoding, games }
 }
 
-fn analyze_tree(
-    index: usize,
-    tree: &Tree,
+impl Prepared {
+    /// A file that yielded no game (unreadable, say), as one row.
+    pub fn failed(row: GameRow) -> Prepared {
+        Prepared {
+            encoding: None,
+            games: vec![(Err(row), None)],
+        }
+    }
+
+    /// The question for an engine of each game tree whose final position `options` selects,
+    /// by tree index; `Err` says why a selected one cannot be asked.
+    pub fn queries(&self, options: Options) -> Vec<Option<Result<EngineQuery, String>>> {
+        self.games
+            .iter()
+            .map(|(g, _)| {
+                let g = g.as_ref().ok()?;
+                g.selected(options).then(|| g.query())
+            })
+            .collect()
+    }
+
+    /// Analyses every game with an engine's answers to `queries`. A panic becomes an
+    /// `internal_error` row.
+    pub fn finish(self, options: Options, answers: &Answers) -> FileAnalysis {
+        guarded(
+            || self.finish_unguarded(options, answers),
+            FileAnalysis::failed,
+        )
+    }
+
+    fn finish_unguarded(self, options: Options, answers: &Answers) -> FileAnalysis {
+        let games = self
+            .games
+            .into_iter()
+            .map(|(game, note)| {
+                let mut row = match game {
+                    Ok(g) => {
+                        let answer = answers.get(g.index).and_then(Option::as_ref);
+                        examine(&g, options, answer.map(Judged::Answer)).row()
+                    }
+                    Err(row) => row,
+                };
+                if let Some(note) = &note {
+                    row.add_note(note);
+                }
+                row
+            })
+            .collect();
+        FileAnalysis {
+            encoding: self.encoding,
+            games,
+        }
+    }
+}
+
+/// Runs per-file work, turning a panic into what `failed` makes of an `internal_error` row.
+fn guarded<T>(work: impl FnOnce() -> T, failed: impl FnOnce(GameRow) -> T) -> T {
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        failed(GameRow::failed(
+            None,
+            Status::InternalError,
+            format!("panic: {message}"),
+        ))
+    })
+}
+
+/// What an engine made of a final position: its answer, or (read back from a table) the
+/// stones it called dead.
+#[derive(Clone, Copy, Debug)]
+pub enum Judged<'a> {
+    Answer(&'a EngineAnswer),
+    Dead(&'a [Point]),
+}
+
+/// A replayed game analysed: the net and life verdicts of its position, an engine's view,
+/// the estimate, and how the final position is counted. `row` writes it as tables do;
+/// `look::Look` draws it.
+pub struct Examined<'a> {
+    pub game: &'a Replayed,
+    pub net: Net,
+    pub life: Life,
+    /// The engine's view with each block's ownership, or why there is none; `None` where
+    /// no engine was asked.
+    pub engine: Option<Result<(&'a EngineView, Vec<f32>), String>>,
+    /// The stones an engine called dead, where it was asked.
+    pub engine_dead: Option<Vec<Idx>>,
+    /// The estimate's playouts, where `options` selects the position.
+    pub playouts: Option<score::Estimate>,
+    /// The count of the final position; `None` before the end of the record or past an
+    /// illegal move.
+    pub decision: Option<Decision>,
+}
+
+/// Analyses a replayed game: life, the engine's judgement (`judged`), the estimate where
+/// `options` selects the position, and the count (`score::decide`).
+pub fn examine<'a>(
+    game: &'a Replayed,
     options: Options,
-    answer: Option<&EngineAnswer>,
-) -> GameRow {
-    let root = match tree {
-        Tree::Go(root) => root,
-        Tree::OtherGame(gm) => {
-            return GameRow::failed(
-                Some(index),
-                Status::Unsupported,
-                format!("not a Go game ({gm})"),
-            )
-        }
-    };
-    let info = GameInfo::from_main_line(root);
-    let record = Some(RecordInfo::read(&info));
-    let r = match replay(root) {
-        Ok(r) => r,
-        Err(e) => {
-            return GameRow {
-                info,
-                record,
-                ..GameRow::of_error(Some(index), &e)
-            }
-        }
-    };
+    judged: Option<Judged<'a>>,
+) -> Examined<'a> {
+    let r = &game.replay;
     let net = Net::build(&r.board);
     let life = analyze_life(&r.board, &net, r.to_move);
-    // The engine's view, with each block's ownership; or why there is none.
-    let judged = answer.map(|a| {
-        a.as_ref()
-            .map_err(String::clone)
-            .and_then(|v| v.fits(r.board.size()).map(|()| v))
-            .map(|v| (v, score::engine::block_ownership(&r.board, &net, v)))
+    let engine = match judged {
+        Some(Judged::Answer(a)) => Some(
+            a.as_ref()
+                .map_err(String::clone)
+                .and_then(|v| v.fits(r.board.size()).map(|()| v))
+                .map(|v| (v, score::engine::block_ownership(&r.board, &net, v))),
+        ),
+        _ => None,
+    };
+    let at_end = r.illegal.is_none() && !r.stopped;
+    let engine_dead = match judged {
+        Some(Judged::Answer(_)) => match &engine {
+            Some(Ok((_, own))) => Some(score::engine::dead(&net, own)),
+            _ => None,
+        },
+        Some(Judged::Dead(points)) => {
+            let mut d: Vec<Idx> = points.iter().filter_map(|&p| r.board.idx(p)).collect();
+            d.sort_unstable();
+            Some(d)
+        }
+        None => None,
+    }
+    .filter(|_| at_end);
+    let counted = r.has_markup || game.record.counted();
+    let playouts = (r.illegal.is_none() && options.estimate.selects(counted)).then(|| {
+        let protected = life.benson_alive_points(&net, r.board.cell_count());
+        score::estimate(&r.board, r.to_move, &protected)
     });
-    let view = judged.as_ref().and_then(|j| j.as_ref().ok());
-    let (score, status, playouts) = match (&r.illegal, &record) {
-        (None, Some(rec)) => {
-            let (row, status, playouts) = score_position(&r, &net, &life, rec, options, view);
-            (Some(row), status, playouts)
-        }
-        _ => (None, None, None),
-    };
-    let blocks = net
-        .blocks
-        .iter()
-        .zip(&life.blocks)
-        .map(|(b, v)| BlockRow {
-            colour: b.color,
-            anchor: r.board.point(b.anchor),
-            stones: b.stones.len() as u32,
-            liberties: b.liberties,
-            own_eyes: b.own() as u32,
-            shared_eyes: b.ngem() as u32,
-            verdict: v.clone(),
-            final_status: status.as_ref().and_then(|s| s[b.anchor]),
-            katago_own: None,
-            dead_share: playouts.as_ref().map(|e| e.dead_share(b.anchor)),
-        })
-        .collect::<Vec<_>>();
-    let mut blocks = blocks;
-    if let Some((_, own)) = view {
-        for (b, &o) in blocks.iter_mut().zip(own) {
-            b.katago_own = Some(o);
-        }
+    let decision = at_end.then(|| {
+        let end = Ending {
+            board: &r.board,
+            to_move: r.to_move,
+            captures: r.captures,
+            trailing_passes: r.trailing_passes,
+            record: &game.record,
+        };
+        let dead = DeadStones {
+            markup: r
+                .has_markup
+                .then(|| score::markup_dead(&r.board, &r.territory_markup)),
+            katago: engine_dead.clone(),
+            estimate: playouts.as_ref().map(|e| e.dead.clone()),
+        };
+        score::decide(end, &net, dead)
+    });
+    Examined {
+        game,
+        net,
+        life,
+        engine,
+        engine_dead,
+        playouts,
+        decision,
     }
-    let anchor = |b: usize| r.board.point(net.blocks[b].anchor);
-    let chains = life
-        .chains
-        .iter()
-        .map(|c| ChainRow {
-            colour: c.color,
-            anchors: c.blocks.iter().map(|&b| anchor(b)).collect(),
-            closed: c.closed,
-            word: c.word.clone(),
-            grammar: c.grammar,
-            mp95_all: c.mp95_all,
-            mpfix_all: c.mpfix_all,
-        })
-        .collect();
-    let big_eyes = life
-        .big_eyes
-        .iter()
-        .map(|e| BigEyeRow {
-            colour: net.blocks[e.block].color,
-            block: anchor(e.block),
-            size: e.size as u32,
-            shape: e.shape.clone(),
-            worth: (e.worth.0 as u32, e.worth.1 as u32),
-            classified: e.classified,
-        })
-        .collect();
-    let position = PositionStats {
-        moves: r.moves,
-        passes: r.passes,
-        to_move: Some(r.to_move),
-        captures: r.captures,
-        suicides: r.suicides,
-        ko_retakes: r.ko_retakes,
-        setup_stones: r.setup_stones,
-        stones: [r.board.count(Color::Black), r.board.count(Color::White)],
-        net: [net.totals(Color::Black), net.totals(Color::White)],
-        life: life.totals,
-    };
-    let (status, detail) = match &r.illegal {
-        Some(illegal) => (illegal.status(), illegal.to_string()),
-        None => (Status::Ok, String::new()),
-    };
-    let mut row = GameRow {
-        game: Some(index),
-        status,
-        detail,
-        size: Some(r.board.size()),
-        position: Some(position),
-        info,
-        record,
-        blocks,
-        chains,
-        big_eyes,
-        score,
-        key: None,
-        duplicate: None,
-    };
-    if r.illegal.is_none() {
-        row.key = crate::go::move_list(root).and_then(|l| GameKey::of(r.board.size(), &l));
-    }
-    if let Some(Err(why)) = &judged {
-        row.add_note(&format!("katago: {why}"));
-    }
-    for (n, what) in [
-        (r.suicides, "suicide"),
-        (r.ko_retakes, "immediate ko retake"),
-    ] {
-        if n > 0 {
-            row.add_note(&format!("{n} {what}{}", if n > 1 { "s" } else { "" }));
-        }
-    }
-    row
 }
 
-/// Scores the final position with the markup's dead stones, KataGo's (`engine`: its view and
-/// each block's ownership), the estimate's, and none; with the final status of every stone
-/// under the best source that has dead stones, if any.
-fn score_position(
-    r: &Replay,
-    net: &Net,
-    life: &Life,
-    rec: &RecordInfo,
-    options: Options,
-    engine: Option<&(&EngineView, Vec<f32>)>,
-) -> (
-    ScoreRow,
-    Option<Vec<Option<score::FinalStatus>>>,
-    Option<score::Estimate>,
-) {
-    let protected = life.benson_alive_points(net, r.board.cell_count());
-    let stones = r.board.count(Color::Black) + r.board.count(Color::White);
-    let source = |dead: &[Idx], settled: &score::Settled| {
-        let margins = settled.margins;
-        let margin = margins.under(rec.rules);
-        let mut dead: Vec<_> = dead.iter().map(|&i| r.board.point(i)).collect();
-        dead.sort_unstable();
-        let f = settled.finished.as_ref();
-        let c = &settled.count;
-        SourceScore {
-            unscorable: f.and_then(|f| score::Unscorable::check(f, dead.len() as u32, stones)),
-            dead,
-            margin,
-            margin_other_start: settled.other_start.map_or(margin, |m| m.under(rec.rules)),
-            equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
-            margins,
-            area: [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
-            finished_moves: f.map_or(0, |f| f.moves()),
-            unsure: f.map_or_else(score::Unsure::default, |f| f.unsure),
-            open: f.map_or(0, |f| f.open),
-        }
-    };
-    // Two passes at the end: the players ended the game, and a server counted what they
-    // left; otherwise the record stopped before the end, and the count comes after finishing.
-    let ended = r.trailing_passes >= 2;
-    // Each source's score, with the final status of every stone under it when `status`
-    // asks for it (only the best source's is kept).
-    let finished = |dead: Vec<Idx>, status: bool| {
-        let settled = score::settle(&r.board, &dead, r.to_move, r.captures, rec, ended);
-        let s = status.then(|| match &settled.finished {
-            Some(f) => score::final_status(&r.board, &dead, &f.board, &f.dead),
-            None => score::final_status(&r.board, &dead, &r.board, &dead),
-        });
-        (source(&dead, &settled), s)
-    };
-    let markup = r
-        .has_markup
-        .then(|| finished(score::markup_dead(&r.board, &r.territory_markup), true));
-    let katago = engine.map(|(_, own)| finished(score::engine::dead(net, own), markup.is_none()));
-    let counted = r.has_markup || rec.counted();
-    let playouts = options
-        .estimate
-        .selects(counted)
-        .then(|| score::estimate(&r.board, r.to_move, &protected));
-    let estimate = playouts
-        .as_ref()
-        .map(|e| finished(e.dead.clone(), markup.is_none() && katago.is_none()));
-    // The final status comes from the best source that has dead stones: markup, KataGo,
-    // estimate.
-    let (markup, markup_status) = markup.unzip();
-    let (katago, katago_status) = katago.unzip();
-    let (estimate, estimate_status) = estimate.unzip();
-    let status = markup_status
-        .or(katago_status)
-        .or(estimate_status)
-        .flatten();
-    let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
-    // Stones each side put on the board: those standing plus those the other side took.
-    let placed = [
-        r.board.count(Color::Black) + r.captures[1],
-        r.board.count(Color::White) + r.captures[0],
-    ];
-    let bounds = score::benson_bounds(proven, r.board.size(), rec.komi, rec.rules, rec.handicap);
-    let suspicious = rec
-        .result
-        .as_ref()
-        .is_some_and(|res| score::contradicts_benson(bounds, placed, res, rec.rules));
-    let best_dead = markup.as_ref().or(katago.as_ref()).or(estimate.as_ref());
-    // Whoever starts the finishing: both counts must contradict RE.
-    let count_contradicts = best_dead.is_some_and(|s| {
-        s.unscorable.is_none()
-            && !s.unsure.reading()
-            && rec.result.as_ref().is_some_and(|res| {
-                [s.margin, s.margin_other_start]
-                    .into_iter()
-                    .all(|m| m.is_some_and(|m| score::contradicts_count(m, res)))
+impl Examined<'_> {
+    /// The game's rows, as the tables write them.
+    pub fn row(&self) -> GameRow {
+        let (g, r, net, life) = (self.game, &self.game.replay, &self.net, &self.life);
+        let view = self.engine.as_ref().and_then(|e| e.as_ref().ok());
+        let status = self
+            .decision
+            .as_ref()
+            .and_then(|d| d.final_status(&r.board));
+        let blocks = net
+            .blocks
+            .iter()
+            .zip(&life.blocks)
+            .enumerate()
+            .map(|(k, (b, v))| BlockRow {
+                colour: b.color,
+                anchor: r.board.point(b.anchor),
+                stones: b.stones.len() as u32,
+                liberties: b.liberties,
+                own_eyes: b.own() as u32,
+                shared_eyes: b.ngem() as u32,
+                verdict: v.clone(),
+                final_status: status.as_ref().and_then(|s| s[b.anchor]),
+                katago_own: view.map(|(_, own)| own[k]),
+                dead_share: self.playouts.as_ref().map(|e| e.dead_share(b.anchor)),
             })
-    });
-    let re_no_area_count = best_dead
-        .filter(|s| s.unscorable.is_none() && s.open == 0 && !s.unsure.reading())
-        .zip(rec.result.as_ref())
-        .and_then(|(s, res)| score::no_area_count(s.area, res, rec.komi, rec.rules, rec.handicap));
-    let markup_doubt = match (&markup, &estimate) {
-        (Some(m), Some(e)) => hopeless_unmarked(r, net, &m.dead, &e.dead),
-        _ => Vec::new(),
-    };
-    let row = ScoreRow {
-        has_markup: r.has_markup,
-        markup,
-        katago,
-        katago_lead: engine.map(|(v, _)| score::engine::lead(v, rec.rules, r.captures)),
-        katago_score: engine.map(|(v, _)| score::engine::score(v, rec.rules, r.captures)),
-        estimate,
-        none: source(
-            &[],
-            &score::Settled::as_is(score::count_as_is(&r.board, net), r.captures, rec),
-        ),
-        benson_bounds: bounds,
-        suspicious,
-        count_contradicts,
-        re_no_area_count,
-        markup_doubt,
-    };
-    (row, status, playouts)
+            .collect();
+        let anchor = |b: usize| r.board.point(net.blocks[b].anchor);
+        let chains = life
+            .chains
+            .iter()
+            .map(|c| ChainRow {
+                colour: c.color,
+                anchors: c.blocks.iter().map(|&b| anchor(b)).collect(),
+                closed: c.closed,
+                word: c.word.clone(),
+                grammar: c.grammar,
+                mp95_all: c.mp95_all,
+                mpfix_all: c.mpfix_all,
+            })
+            .collect();
+        let big_eyes = life
+            .big_eyes
+            .iter()
+            .map(|e| BigEyeRow {
+                colour: net.blocks[e.block].color,
+                block: anchor(e.block),
+                size: e.size as u32,
+                shape: e.shape.clone(),
+                worth: (e.worth.0 as u32, e.worth.1 as u32),
+                classified: e.classified,
+            })
+            .collect();
+        let position = PositionStats {
+            moves: r.moves,
+            passes: r.passes,
+            to_move: Some(r.to_move),
+            captures: r.captures,
+            suicides: r.suicides,
+            ko_retakes: r.ko_retakes,
+            setup_stones: r.setup_stones,
+            stones: [r.board.count(Color::Black), r.board.count(Color::White)],
+            net: [net.totals(Color::Black), net.totals(Color::White)],
+            life: life.totals.clone(),
+        };
+        let (status, detail) = match &r.illegal {
+            Some(illegal) => (illegal.status(), illegal.to_string()),
+            None => (Status::Ok, String::new()),
+        };
+        let mut row = GameRow {
+            game: Some(g.index),
+            status,
+            detail,
+            size: Some(r.board.size()),
+            position: Some(position),
+            info: g.info.clone(),
+            record: Some(g.record),
+            blocks,
+            chains,
+            big_eyes,
+            score: self.decision.as_ref().map(|d| self.score_row(d)),
+            key: g.key(),
+            duplicate: None,
+        };
+        if let Some(Err(why)) = &self.engine {
+            row.add_note(&format!("katago: {why}"));
+        }
+        for (n, what) in [
+            (r.suicides, "suicide"),
+            (r.ko_retakes, "immediate ko retake"),
+        ] {
+            if n > 0 {
+                row.add_note(&format!("{n} {what}{}", if n > 1 { "s" } else { "" }));
+            }
+        }
+        row
+    }
+
+    /// The final position's scores under each source of dead stones the decision counted.
+    fn score_row(&self, decision: &Decision) -> ScoreRow {
+        let (r, rec, net, life) = (&self.game.replay, &self.game.record, &self.net, &self.life);
+        let stones = r.board.count(Color::Black) + r.board.count(Color::White);
+        let source = |s: DeadSource| {
+            let c = decision.count(s)?;
+            let settled = &c.settled;
+            let margins = settled.margins;
+            let margin = margins.under(rec.rules);
+            let mut dead: Vec<_> = c.dead.iter().map(|&i| r.board.point(i)).collect();
+            dead.sort_unstable();
+            let f = settled.finished.as_ref();
+            let count = &settled.count;
+            Some(SourceScore {
+                unscorable: f.and_then(|f| score::Unscorable::check(f, dead.len() as u32, stones)),
+                dead,
+                margin,
+                margin_other_start: settled.other_start.map_or(margin, |m| m.under(rec.rules)),
+                equals_re: margins.equals_re(rec.rules, rec.result.as_ref()),
+                margins,
+                area: [0, 1].map(|k| count.stones[k] + count.area_territory[k]),
+                finished_moves: f.map_or(0, |f| f.moves()),
+                unsure: f.map_or_else(score::Unsure::default, |f| f.unsure),
+                open: f.map_or(0, |f| f.open),
+            })
+        };
+        let markup = source(DeadSource::Markup);
+        let katago = source(DeadSource::Katago);
+        let estimate = source(DeadSource::Estimate);
+        let none = source(DeadSource::None).expect("always counted");
+        let proven = [0, 1].map(|c| life.totals[c].benson_stones + life.totals[c].benson_territory);
+        // Stones each side put on the board: those standing plus those the other side took.
+        let placed = [
+            r.board.count(Color::Black) + r.captures[1],
+            r.board.count(Color::White) + r.captures[0],
+        ];
+        let bounds =
+            score::benson_bounds(proven, r.board.size(), rec.komi, rec.rules, rec.handicap);
+        let suspicious = rec
+            .result
+            .as_ref()
+            .is_some_and(|res| score::contradicts_benson(bounds, placed, res, rec.rules));
+        let best = decision.best().and_then(|(s, _)| match s {
+            DeadSource::Markup => markup.as_ref(),
+            DeadSource::Katago => katago.as_ref(),
+            DeadSource::Estimate => estimate.as_ref(),
+            DeadSource::None => None,
+        });
+        // Whoever starts the finishing: both counts must contradict RE.
+        let count_contradicts = best.is_some_and(|s| {
+            s.unscorable.is_none()
+                && !s.unsure.reading()
+                && rec.result.as_ref().is_some_and(|res| {
+                    [s.margin, s.margin_other_start]
+                        .into_iter()
+                        .all(|m| m.is_some_and(|m| score::contradicts_count(m, res)))
+                })
+        });
+        let re_no_area_count = best
+            .filter(|s| s.unscorable.is_none() && s.open == 0 && !s.unsure.reading())
+            .zip(rec.result.as_ref())
+            .and_then(|(s, res)| {
+                score::no_area_count(s.area, res, rec.komi, rec.rules, rec.handicap)
+            });
+        let markup_doubt = match (&markup, &estimate) {
+            (Some(m), Some(e)) => hopeless_unmarked(r, net, &m.dead, &e.dead),
+            _ => Vec::new(),
+        };
+        let view = self.engine.as_ref().and_then(|e| e.as_ref().ok());
+        ScoreRow {
+            has_markup: r.has_markup,
+            best: decision.scored().0,
+            markup,
+            katago,
+            katago_lead: view.map(|(v, _)| score::engine::lead(v, rec.rules, r.captures)),
+            katago_score: view.map(|(v, _)| score::engine::score(v, rec.rules, r.captures)),
+            estimate,
+            none,
+            benson_bounds: bounds,
+            suspicious,
+            count_contradicts,
+            re_no_area_count,
+            markup_doubt,
+        }
+    }
 }
 
 /// The anchors of the blocks the markup keeps that are in atari with their last liberty
@@ -487,7 +608,10 @@ mod tests {
 
     #[test]
     fn a_panic_becomes_an_internal_error_row() {
-        let a = guarded(|| panic!("index out of bounds: the len is 3 but the index is 7"));
+        let a = guarded(
+            || panic!("index out of bounds: the len is 3 but the index is 7"),
+            FileAnalysis::failed,
+        );
         assert_eq!(a.games.len(), 1);
         assert_eq!(a.games[0].status, Status::InternalError);
         assert_eq!(
@@ -495,7 +619,7 @@ mod tests {
             "panic: index out of bounds: the len is 3 but the index is 7"
         );
         let n = 42;
-        let a = guarded(|| panic!("formatted {n}"));
+        let a = guarded(|| panic!("formatted {n}"), FileAnalysis::failed);
         assert_eq!(a.games[0].detail, "panic: formatted 42");
     }
 

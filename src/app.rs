@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::analyze::{analyze_file_judged, engine_queries, Answers, Options};
+use crate::analyze::{analyze_file_with, prepare, Options, Prepared};
 use crate::duplicates::Duplicates;
 use crate::engine::{EngineError, Katago, KatagoSpec, NetJudge};
 use crate::report::{self, Tally};
@@ -341,7 +341,7 @@ pub fn analyze(
         &tally,
         Some(&manifest),
         Some(&finder),
-        None,
+        staged.path(),
         config.diagrams,
     )?;
     let paths = commit(staged, manifest, false, cancel)?;
@@ -454,10 +454,10 @@ struct Batcher<'a> {
     work_bytes: usize,
     /// The last batch analysed, not yet written.
     pending: Option<(Vec<Work>, Results)>,
-    /// With `--katago`: the engine, and the batch whose questions it is answering (by work,
-    /// by game tree: the question's id, or why it could not be asked).
+    /// With `--katago`: the engine, and the batch whose questions it is answering, prepared
+    /// (by work, by game tree: the question's id, or why it could not be asked).
     engine: Option<&'a mut Katago>,
-    asked: Option<(Vec<Work>, Asked)>,
+    asked: Option<(Vec<Work>, Vec<Ready>, Asked)>,
     /// Questions sent to the engine.
     questions: u64,
     /// With `--net`: the net, asked by each worker about its own files.
@@ -465,6 +465,9 @@ struct Batcher<'a> {
     /// Positions the net judged.
     judged: AtomicU64,
 }
+
+/// A unit of work read (its size, where it could be read) and prepared.
+type Ready = (Option<u64>, Prepared);
 
 /// The questions of a batch, by work and game tree.
 type Asked = Vec<Vec<Option<Result<u64, String>>>>;
@@ -522,7 +525,7 @@ impl Batcher<'_> {
                     work.par_iter()
                         .map(|w| {
                             (cancel.load(Ordering::Relaxed) == 0)
-                                .then(|| process(w, cap, options, Judge::Net(net)))
+                                .then(|| process(w, cap, options, net))
                         })
                         .collect()
                 },
@@ -549,20 +552,13 @@ impl Batcher<'_> {
         let (cap, options, cancel) = (self.cap, self.options, self.cancel);
         let work = std::mem::take(&mut self.work);
         self.work_bytes = 0;
-        let questions: Vec<Vec<Option<Result<EngineQuery, String>>>> = self.pool.install(|| {
-            work.par_iter()
-                .map(|w| match w {
-                    Work::Read(input) => source::read_input(input, cap)
-                        .map(|b| engine_queries(&b, options))
-                        .unwrap_or_default(),
-                    Work::Member(_, m) => m
-                        .bytes
-                        .as_ref()
-                        .map(|b| engine_queries(b, options))
-                        .unwrap_or_default(),
-                })
-                .collect()
-        });
+        // Each file read, decoded, parsed and replayed once: its questions now, its analysis
+        // with the answers.
+        let prepared: Vec<Ready> = self
+            .pool
+            .install(|| work.par_iter().map(|w| prepare_work(w, cap)).collect());
+        let questions: Vec<Vec<Option<Result<EngineQuery, String>>>> =
+            prepared.iter().map(|(_, p)| p.queries(options)).collect();
         let engine = self.engine.as_mut().expect("an engine");
         let asked: Asked = questions
             .into_iter()
@@ -581,9 +577,9 @@ impl Batcher<'_> {
             .count() as u64;
         let previous = self.asked.take();
         if !work.is_empty() {
-            self.asked = Some((work, asked));
+            self.asked = Some((work, prepared, asked));
         }
-        let Some((work, asked)) = previous else {
+        let Some((work, prepared, asked)) = previous else {
             return Ok(());
         };
         let stopped = || cancel.load(Ordering::SeqCst);
@@ -601,8 +597,11 @@ impl Batcher<'_> {
         }
         let mut results: Results = self.pool.install(|| {
             work.par_iter()
+                .zip(prepared)
                 .zip(&answers)
-                .map(|(w, a)| (stopped() == 0).then(|| process(w, cap, options, Judge::Given(a))))
+                .map(|((w, (bytes, p)), a)| {
+                    (stopped() == 0).then(|| (bytes, numbered(w, p.finish(options, a))))
+                })
                 .collect()
         });
         write_rows(
@@ -681,33 +680,63 @@ fn write_rows(
     Ok(())
 }
 
-/// Where a unit of work's engine answers come from.
-#[derive(Clone, Copy)]
-enum Judge<'a> {
-    /// Asked of the engine before: its answers by game tree.
-    Given(&'a Answers),
-    /// Asked of the net here, by the worker, counting the positions judged (or no judge).
-    Net(Option<(&'a NetJudge, &'a AtomicU64)>),
-}
+/// With `--net`: the net, and the count of the positions it judged.
+type NetUse<'a> = Option<(&'a NetJudge, &'a AtomicU64)>;
 
-/// Analyses one unit of work, with the engine's answers for its game trees.
-fn process(w: &Work, cap: u64, options: Options, judge: Judge) -> (Option<u64>, FileAnalysis) {
+/// Reads one unit of work: its bytes, or the row of why they cannot be had.
+fn bytes_of(w: &Work, cap: u64) -> Result<std::borrow::Cow<'_, [u8]>, Box<GameRow>> {
+    let failed = |game, e: &source::InputError| Box::new(GameRow::of_error(game, e));
     match w {
-        Work::Read(input) => process_input(input, cap, options, judge),
-        Work::Member(_, m) => process_member(m, options, judge),
+        Work::Read(input) => source::read_input(input, cap)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| failed(None, &e)),
+        Work::Member(_, m) => match &m.bytes {
+            Ok(bytes) => Ok(std::borrow::Cow::Borrowed(&bytes[..])),
+            Err(e) => Err(failed(m.game, e)),
+        },
     }
 }
 
-/// Analyses one file's bytes in the worker's per-file arena (`alloc::scoped`), when the
-/// program's allocator has one. The net is asked first, outside the arena: its buffers
-/// outlive the file.
-fn in_arena(bytes: &[u8], options: Options, judge: Judge) -> FileAnalysis {
-    let asked;
-    let answers = match judge {
-        Judge::Given(a) => a,
-        Judge::Net(None) => &[],
-        Judge::Net(Some((net, judged))) => {
-            asked = engine_queries(bytes, options)
+/// Reads and prepares one unit of work for an engine's questions; a read failure is a row
+/// like any other.
+fn prepare_work(w: &Work, cap: u64) -> Ready {
+    match bytes_of(w, cap) {
+        Ok(bytes) => (Some(bytes.len() as u64), prepare(&bytes)),
+        Err(row) => (None, Prepared::failed(*row)),
+    }
+}
+
+/// A member's games numbered as in their container, with the member's note; a read
+/// failure's row keeps the number it was given.
+fn numbered(w: &Work, mut a: FileAnalysis) -> FileAnalysis {
+    if let Work::Member(_, m) = w {
+        if m.bytes.is_ok() {
+            for g in &mut a.games {
+                g.game = m.game_number(g.game);
+                if let Some(note) = &m.note {
+                    g.add_note(note);
+                }
+            }
+        }
+    }
+    a
+}
+
+/// Reads and analyses one unit of work; a read failure is a row like any other. Without a
+/// net the analysis runs in the worker's per-file arena (`alloc::scoped`); with one, the
+/// file is prepared once, its positions judged, then analysed, outside the arena, whose
+/// chunk the net's buffers would outlive.
+fn process(w: &Work, cap: u64, options: Options, net: NetUse) -> (Option<u64>, FileAnalysis) {
+    let bytes = match bytes_of(w, cap) {
+        Ok(b) => b,
+        Err(row) => return (None, FileAnalysis::failed(*row)),
+    };
+    let a = match net {
+        None => crate::alloc::scoped(|| analyze_file_with(&bytes, options)),
+        Some((net, judged)) => {
+            let p = prepare(&bytes);
+            let answers: Vec<Option<EngineAnswer>> = p
+                .queries(options)
                 .into_iter()
                 .map(|q| {
                     q.map(|q| {
@@ -717,40 +746,9 @@ fn in_arena(bytes: &[u8], options: Options, judge: Judge) -> FileAnalysis {
                         })
                     })
                 })
-                .collect::<Vec<_>>();
-            &asked[..]
+                .collect();
+            p.finish(options, &answers)
         }
     };
-    crate::alloc::scoped(|| analyze_file_judged(bytes, options, answers))
-}
-
-/// Analyses one member of a container. A game tree of a stream keeps its number in the
-/// stream, also when it fails on its own.
-fn process_member(m: &Member, options: Options, judge: Judge) -> (Option<u64>, FileAnalysis) {
-    match &m.bytes {
-        Ok(bytes) => {
-            let mut a = in_arena(bytes, options, judge);
-            for g in &mut a.games {
-                g.game = m.game_number(g.game);
-                if let Some(note) = &m.note {
-                    g.add_note(note);
-                }
-            }
-            (Some(bytes.len() as u64), a)
-        }
-        Err(e) => (None, FileAnalysis::failed(GameRow::of_error(m.game, e))),
-    }
-}
-
-/// Reads and analyses one input; a read failure is a row like any other.
-fn process_input(
-    input: &Input,
-    cap: u64,
-    options: Options,
-    judge: Judge,
-) -> (Option<u64>, FileAnalysis) {
-    match source::read_input(input, cap) {
-        Ok(bytes) => (Some(bytes.len() as u64), in_arena(&bytes, options, judge)),
-        Err(e) => (None, FileAnalysis::failed(GameRow::of_error(None, &e))),
-    }
+    (Some(bytes.len() as u64), numbered(w, a))
 }

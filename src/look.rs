@@ -3,12 +3,10 @@
 //! territory, the markup's and the estimate's dead stones), kept per stone instead of summed
 //! into rows. Pure, like `analyze`: bytes in, a position out.
 
-use crate::go::{replay_until, Board, Cell, Color, GameKey, Idx, Point};
-use crate::life::{
-    analyze_life, benson, mp95_traced, BlockVerdict, ColourNet, Life, Mp95Event, Net, Regions,
-};
+use crate::analyze::{examine, EstimateFor, Examined, Judged, Options, Replayed};
+use crate::go::{Board, Cell, Color, GameKey, Idx, Point};
+use crate::life::{benson, mp95_traced, BlockVerdict, ColourNet, Life, Mp95Event, Net, Regions};
 use crate::score;
-use crate::score::rules::RecordInfo;
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// A position with everything a diagram marks.
@@ -33,9 +31,9 @@ pub struct Look {
     pub dead_markup: Option<Vec<Point>>,
     /// Stones the estimate calls dead (it assumes the game is over).
     pub dead_estimate: Vec<Point>,
-    /// How a counted game was finished before counting, from the best dead stones (markup,
-    /// else KataGo, else estimate), as a run finishes it; `None` for a game not counted, a
-    /// record that ends with two passes, and a position before the end.
+    /// How the game was finished before counting, from the best dead stones (markup, else
+    /// KataGo, else estimate), as a run finishes it; `None` for a record that ends with two
+    /// passes, and a position before the end.
     pub finishing: Option<Finishing>,
     /// The count of the end of the record with the best dead stones, after the finishing
     /// where there is one; `None` before the end.
@@ -126,14 +124,29 @@ pub fn look(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Look, LookEr
     look_judged(bytes, game, stop, None)
 }
 
-/// `look`, with KataGo's dead stones of the final position (`engine`): the count takes them
-/// where the record has no markup, as a run's does.
+/// `look`, with the stones KataGo called dead in the final position (`engine`), as a table
+/// of a run with an engine has them: the count takes them where the record has no markup,
+/// as the run's did.
 pub fn look_judged(
     bytes: &[u8],
     game: usize,
     stop: Option<u32>,
     engine: Option<&[Point]>,
 ) -> Result<Look, LookError> {
+    let g = open(bytes, game, stop)?;
+    let examined = examine(&g, EVERY_GAME, engine.map(Judged::Dead));
+    Ok(Look::of(&examined))
+}
+
+/// What a look analyses: every final position gets the estimate, counted or not, since the
+/// user asked for this one.
+pub const EVERY_GAME: Options = Options {
+    estimate: EstimateFor::All,
+};
+
+/// Game `game` of an SGF file's bytes replayed up to move `stop`, the other game trees only
+/// parsed; an illegal move is an error, as there is no position to draw past it.
+pub fn open(bytes: &[u8], game: usize, stop: Option<u32>) -> Result<Replayed, LookError> {
     let decoded = sgf::decode(bytes).map_err(|e| LookError::Read(e.to_string()))?;
     let loaded = sgf::load(&decoded.text).map_err(|e| LookError::Read(e.to_string()))?;
     let games = loaded.trees.len();
@@ -146,93 +159,70 @@ pub fn look_judged(
         Ok(Tree::OtherGame(_)) => return Err(LookError::NotGo(game)),
         Err(e) => return Err(LookError::Read(e.to_string())),
     };
-    let r = replay_until(root, stop).map_err(|e| LookError::Replay {
+    let g = Replayed::of(game, root, stop).map_err(|failed| LookError::Replay {
         game,
-        why: e.to_string(),
+        why: failed.2.to_string(),
     })?;
-    if let Some(illegal) = &r.illegal {
+    if let Some(illegal) = &g.replay.illegal {
         return Err(LookError::Replay {
             game,
             why: illegal.to_string(),
         });
     }
-    let net = Net::build(&r.board);
-    let life = analyze_life(&r.board, &net, r.to_move);
-    let mut l = Look::of_position(r.board.clone(), &net, &life);
-    let protected = life.benson_alive_points(&net, r.board.cell_count());
-    let estimate = score::estimate_dead(&r.board, r.to_move, &protected);
-    let markup = r
-        .has_markup
-        .then(|| score::markup_dead(&r.board, &r.territory_markup));
-    l.dead_estimate = points(&r.board, &estimate);
-    l.dead_markup = markup.as_deref().map(|m| points(&r.board, m));
-    let katago: Option<Vec<Idx>> = engine
-        .filter(|_| !r.stopped)
-        .map(|dead| dead.iter().filter_map(|&p| r.board.idx(p)).collect());
-    let (source, dead) = match (markup, katago) {
-        (Some(m), _) => (score::DeadSource::Markup, m),
-        (None, Some(k)) => (score::DeadSource::Katago, k),
-        (None, None) => (score::DeadSource::Estimate, estimate),
-    };
-    let info = GameInfo::from_main_line(root);
-    let rec = RecordInfo::read(&info);
-    // The count a run makes of the final position with these dead stones: finished first
-    // unless the players ended the game. A game decided otherwise (a resignation) was not
-    // counted by anyone: it is counted as it stands.
-    let counted = r.has_markup || rec.counted();
-    let settled = (!r.stopped).then(|| {
-        score::settle(
-            &r.board,
-            &dead,
-            r.to_move,
-            r.captures,
-            &rec,
-            !counted || r.trailing_passes >= 2,
-        )
-    });
-    l.count = settled.as_ref().map(|s| {
-        let territory = match &s.finished {
-            Some(f) => score::territory(&f.board, &f.dead),
-            None => score::territory(&r.board, &dead),
-        };
-        CountMarks {
-            source,
-            territory: territory.map(|t| points(&r.board, &t)),
-            margin: s.margins.under(rec.rules),
-            rules: rec.rules.as_str(),
+    Ok(g)
+}
+
+impl Look {
+    /// The look of an analysed game: its verdicts, dead stones, and the count the decision
+    /// made (`Examined::decision`), the same as the game's row.
+    pub fn of(ex: &Examined) -> Look {
+        let r = &ex.game.replay;
+        let board = &r.board;
+        let mut l = Look::of_position(board.clone(), &ex.net, &ex.life);
+        l.dead_estimate = ex
+            .playouts
+            .as_ref()
+            .map_or_else(Vec::new, |e| points(board, &e.dead));
+        l.dead_markup = r
+            .has_markup
+            .then(|| points(board, &score::markup_dead(board, &r.territory_markup)));
+        let rules = ex.game.record.rules;
+        if let Some(d) = &ex.decision {
+            let (source, c) = d.scored();
+            let margin = c.settled.margins.under(rules);
+            l.count = Some(CountMarks {
+                source,
+                territory: d.territory(board).map(|t| points(board, &t)),
+                margin,
+                rules: rules.as_str(),
+            });
+            l.finishing = c.settled.finished.as_ref().map(|f| Finishing {
+                moves: f
+                    .played
+                    .iter()
+                    .map(|&(c, i, why)| (c, board.point(i), why))
+                    .collect(),
+                unsure: f.unsure,
+                unsure_at: f
+                    .unsure_at
+                    .iter()
+                    .map(|&i| match board.cell(i) {
+                        Cell::Stone(c) => (Some(c), board.point(i)),
+                        _ => (None, board.point(i)),
+                    })
+                    .collect(),
+                margin,
+                margin_other_start: c.settled.other_start.and_then(|m| m.under(rules)),
+            });
         }
-    });
-    l.finishing = settled.and_then(|s| {
-        let f = s.finished?;
-        Some(Finishing {
-            moves: f
-                .played
-                .iter()
-                .map(|&(c, i, why)| (c, r.board.point(i), why))
-                .collect(),
-            unsure: f.unsure,
-            unsure_at: f
-                .unsure_at
-                .iter()
-                .map(|&i| match r.board.cell(i) {
-                    Cell::Stone(c) => (Some(c), r.board.point(i)),
-                    _ => (None, r.board.point(i)),
-                })
-                .collect(),
-            margin: s.margins.under(rec.rules),
-            margin_other_start: s.other_start?.under(rec.rules),
-        })
-    });
-    l.key = (r.illegal.is_none())
-        .then(|| crate::go::move_list(root))
-        .flatten()
-        .and_then(|list| GameKey::of(r.board.size(), &list));
-    l.at_end = !r.stopped;
-    l.moves = r.moves;
-    l.last_stone = r.last_stone;
-    l.to_move = r.to_move;
-    l.info = info;
-    Ok(l)
+        l.key = ex.game.key();
+        l.at_end = !r.stopped;
+        l.moves = r.moves;
+        l.last_stone = r.last_stone;
+        l.to_move = r.to_move;
+        l.info = ex.game.info.clone();
+        l
+    }
 }
 
 impl Look {

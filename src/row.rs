@@ -171,6 +171,9 @@ pub struct GameRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreRow {
     pub has_markup: bool,
+    /// The source of the count (`score::Decision::scored`): the best with dead stones, else
+    /// `None` (nothing dead).
+    pub best: DeadSource,
     /// From TB/TW; `None` without markup.
     pub markup: Option<SourceScore>,
     /// KataGo's dead stones (the blocks its ownership gives away), finished and counted;
@@ -217,12 +220,9 @@ impl ScoreRow {
         Some(self.best().0).filter(|&s| s != DeadSource::None)
     }
 
-    /// The best source of dead stones the run has: markup, KataGo, the estimate, none.
+    /// The source the count takes (`score::Decision::scored`), and its score.
     pub fn best(&self) -> (DeadSource, &SourceScore) {
-        DeadSource::ALL
-            .into_iter()
-            .find_map(|s| Some((s, self.source(s)?)))
-            .unwrap_or((DeadSource::None, &self.none))
+        (self.best, self.source(self.best).unwrap_or(&self.none))
     }
 }
 

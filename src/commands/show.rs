@@ -3,13 +3,13 @@
 
 use std::path::Path;
 
-use livingblocks::analyze::{analyze_file_judged, engine_queries, EstimateFor, Options};
+use livingblocks::analyze::{examine, Judged};
 use livingblocks::app::AppError;
 use livingblocks::engine::{Katago, NetJudge};
-use livingblocks::go::Point;
-use livingblocks::look::look_judged;
+use livingblocks::look::{open, Look, EVERY_GAME};
 use livingblocks::report::diagrams::{show_diagram, show_text, title as diagram_title};
 use livingblocks::report::sgf::position_sgf;
+use livingblocks::row::GameRow;
 use livingblocks::score::engine::{EngineAnswer, EngineQuery};
 use livingblocks::source::{Finder, Root};
 
@@ -43,17 +43,28 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
             args.game
         ))
     })?;
-    let judged = match (
+    // The game read, parsed and replayed once; the engine asked about its final position;
+    // then analysed once, for the drawing and the engine's text alike.
+    let g = open(&bytes, game, args.moves)
+        .map_err(|e| AppError::Config(format!("{}: {e}", args.file.display())))?;
+    let mut judge = match (
         args.katago.to_spec().map_err(AppError::Config)?,
         &args.katago.net,
     ) {
-        (Some(spec), _) => Some(katago_judgement(&bytes, game, &spec)?),
-        (None, Some(net)) => Some(net_judgement(&bytes, game, net)?),
+        (Some(spec), _) => Some(katago_judge(&spec)?),
+        (None, Some(net)) => Some(net_judge(net)?),
         (None, None) => None,
     };
-    let dead = judged.as_ref().and_then(|(_, dead)| dead.as_deref());
-    let l = look_judged(&bytes, game, args.moves, dead)
-        .map_err(|e| AppError::Config(format!("{}: {e}", args.file.display())))?;
+    let answer = match &mut judge {
+        Some(judge) => Some(match g.query() {
+            Ok(q) => judge.ask(&q)?,
+            Err(why) => Err(why),
+        }),
+        None => None,
+    };
+    let examined = examine(&g, EVERY_GAME, answer.as_ref().map(Judged::Answer));
+    let l = Look::of(&examined);
+    let judged = judge.map(|j| judgement(&examined.row(), &j.head));
     if let Some(asked) = args.moves.filter(|&m| m > l.moves) {
         progress::note(&format!(
             "{}: the record has {} moves, not {asked}: this is its end",
@@ -77,81 +88,73 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     if args.ascii || (args.out.is_none() && args.sgf.is_none()) {
         progress::print(show_text(&l, &title))?;
     }
-    if let Some((text, _)) = &judged {
+    if let Some(text) = &judged {
         progress::print(text)?;
     }
     Ok(())
 }
 
-/// What KataGo makes of the final position, as `analyze --katago` writes it in games.csv,
-/// and its dead stones where it answered.
-fn katago_judgement(
-    bytes: &[u8],
-    game: usize,
-    spec: &livingblocks::engine::KatagoSpec,
-) -> Result<(String, Option<Vec<Point>>), AppError> {
+/// Asks a question of a judge.
+type Ask = dyn FnMut(&EngineQuery) -> Result<EngineAnswer, AppError>;
+
+/// What judges the final position: KataGo, or a net evaluated in-process.
+struct Judge {
+    head: String,
+    ask: Box<Ask>,
+}
+
+impl Judge {
+    fn ask(&mut self, q: &EngineQuery) -> Result<EngineAnswer, AppError> {
+        (self.ask)(q)
+    }
+}
+
+/// KataGo, started.
+fn katago_judge(spec: &livingblocks::engine::KatagoSpec) -> Result<Judge, AppError> {
     let cancel = super::stop_on_signals();
-    let stopped = || cancel.load(std::sync::atomic::Ordering::SeqCst);
+    let stopped = move || cancel.load(std::sync::atomic::Ordering::SeqCst);
     let mut engine = Katago::start(spec, &stopped)?;
     let head = format!(
         "KataGo {} ({}, {} visits)",
         engine.version, engine.model, spec.visits
     );
-    judgement(bytes, game, &head, |q| {
-        let id = engine.submit(q);
-        Ok(engine.wait(id, &stopped)?)
+    Ok(Judge {
+        head,
+        ask: Box::new(move |q| {
+            let id = engine.submit(q);
+            Ok(engine.wait(id, &stopped)?)
+        }),
     })
 }
 
-/// What a KataGo net evaluated in-process makes of the final position, as `analyze --net`
-/// writes it in games.csv.
-fn net_judgement(
-    bytes: &[u8],
-    game: usize,
-    file: &Path,
-) -> Result<(String, Option<Vec<Point>>), AppError> {
+/// A KataGo net, loaded.
+fn net_judge(file: &Path) -> Result<Judge, AppError> {
     let net = NetJudge::load(file)?;
     let head = format!(
         "KataGo net {} (model version {}, in-process)",
         net.name(),
         net.model_version()
     );
-    judgement(bytes, game, &head, |q| Ok(net.judge(q)))
+    Ok(Judge {
+        head,
+        ask: Box::new(move |q| Ok(net.judge(q))),
+    })
 }
 
-/// The judgement of game `game` of the file by `ask`, as text (under `head`) and its dead
-/// stones.
-fn judgement(
-    bytes: &[u8],
-    game: usize,
-    head: &str,
-    mut ask: impl FnMut(&EngineQuery) -> Result<EngineAnswer, AppError>,
-) -> Result<(String, Option<Vec<Point>>), AppError> {
-    // Every final position is asked, counted or not: the user asked for this one.
-    let options = Options {
-        estimate: EstimateFor::All,
-    };
-    let mut answers = Vec::new();
-    for q in engine_queries(bytes, options) {
-        answers.push(match q {
-            Some(Ok(q)) if answers.len() == game => Some(ask(&q)?),
-            Some(Err(why)) => Some(Err(why)),
-            _ => None,
-        });
-    }
-    let a = analyze_file_judged(bytes, options, &answers);
-    let Some(s) = a.games.get(game).and_then(|g| g.score.as_ref()) else {
-        return Ok((format!("{head}: no final position to judge\n"), None));
+/// The judgement of a game, as `analyze --katago` or `--net` writes it in games.csv, as
+/// text under `head`.
+fn judgement(row: &GameRow, head: &str) -> String {
+    let Some(s) = &row.score else {
+        return format!("{head}: no final position to judge\n");
     };
     let (Some(lead), Some(score), Some(k)) = (s.katago_lead, s.katago_score, &s.katago) else {
-        let why = a.games[game].detail.clone();
-        return Ok((format!("{head}: no answer ({why})\n"), None));
+        return format!("{head}: no answer ({})\n", row.detail);
     };
-    let komi = a.games[game].record.as_ref().map_or(0.0, |r| r.komi);
-    let size = a.games[game].size.unwrap_or(19);
+    let komi = row.record.as_ref().map_or(0.0, |r| r.komi);
+    let size = row.size.unwrap_or(19);
     let dead: Vec<String> = k.dead.iter().map(|&p| go_point(size, p)).collect();
     let margin = |m: Option<f32>| m.map_or("rules unknown".to_string(), |m| format!("{m:+}"));
-    let text = format!(
+    format!(
         "{head}: Black − White − komi {lead:+.2} by its lead (as a count {}), {score:+.2} by \
          the score it expects (as a count {}); dead: {}; counted with these dead stones after \
          finishing: {}\n",
@@ -163,12 +166,11 @@ fn judgement(
             dead.join(" ")
         },
         margin(k.margin)
-    );
-    Ok((text, Some(k.dead.clone())))
+    )
 }
 
 /// A point as Go players name it (`D4`).
-fn go_point(size: u8, p: Point) -> String {
+fn go_point(size: u8, p: livingblocks::go::Point) -> String {
     livingblocks::report::board::go_name(p, size)
 }
 

@@ -11,12 +11,21 @@ use super::tally::{DeadDiff, Tally};
 use crate::go::{Board, Color, Point};
 use crate::life::examples::{BILD_6, BILD_9};
 use crate::life::{analyze_life, Net};
-use crate::look::{look, Look};
+use crate::look::{look_judged, Look};
 use crate::source::Finder;
 
-/// Each game's `game_key` by `file` and `game`, as games.csv has them: what a record read
-/// again must match to be drawn.
-pub type Keys = std::collections::HashMap<(String, String), String>;
+/// What games.csv says of each game a diagram may be drawn of, by `file` and `game`.
+pub type Keys = std::collections::HashMap<(String, String), Drawn>;
+
+/// A game as games.csv has it, for its diagram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drawn {
+    /// `game_key`: what a record read again must match to be drawn.
+    pub key: String,
+    /// The stones KataGo called dead, where the count took them (`score_source` katago): the
+    /// diagram counts with them, as the run did.
+    pub katago: Option<Vec<Point>>,
+}
 
 /// One diagram of the report: its file under `plots/boards/` and what it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -434,14 +443,16 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, keys: Option<&Keys>, n: usize
     };
     let mut get = |file: &str, game: &str| -> Option<Look> {
         let g: usize = game.parse().ok()?;
+        let expected = keys.and_then(|k| k.get(&(file.to_string(), game.to_string())));
+        let katago = expected.and_then(|d| d.katago.as_deref());
         let found = finder
             .game(file, g)
-            .and_then(|(bytes, k)| look(&bytes, k, None).ok());
+            .and_then(|(bytes, k)| look_judged(&bytes, k, None, katago).ok());
         // A record found under the name, but not the one the run read (another folder's,
         // or changed since): no diagram of it.
-        let expected = keys.and_then(|k| k.get(&(file.to_string(), game.to_string())));
         let other = found.as_ref().zip(expected).is_some_and(|(l, want)| {
-            !want.is_empty() && l.key.map(|k| format!("{:016x}", k.whole)).as_ref() != Some(want)
+            !want.key.is_empty()
+                && l.key.map(|k| format!("{:016x}", k.whole)).as_ref() != Some(&want.key)
         });
         if other {
             f.missing

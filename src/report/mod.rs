@@ -59,7 +59,12 @@ pub fn write_from_tables(
         manifest.max_file_size(),
         manifest.base(out).as_deref(),
     );
-    // Only the games a diagram may be drawn of: a key per game of the corpus is not needed.
+    write(stage, &t, Some(manifest), Some(&finder), tables, diagrams)
+}
+
+/// What games.csv in `tables` says of the games `t` may draw a diagram of (a key per game of
+/// the corpus is not needed).
+fn drawn(t: &Tally, tables: &Path) -> Result<diagrams::Keys, ReportError> {
     let mut wanted = std::collections::HashSet::new();
     let mut want = |file: &str, game: &str| {
         wanted.insert((file.to_string(), game.to_string()));
@@ -70,28 +75,22 @@ pub fn write_from_tables(
     }
     t.contradicted.iter().for_each(|c| want(&c.file, &c.game));
     t.suspicious.iter().for_each(|s| want(&s.file, &s.game));
-    let keys = read::game_keys(tables, &wanted)?;
-    write(
-        stage,
-        &t,
-        Some(manifest),
-        Some(&finder),
-        Some(&keys),
-        diagrams,
-    )
+    read::game_keys(tables, &wanted)
 }
 
 /// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` (a run's stage
-/// folder) from `t`, with up to `diagrams` board diagrams per list, their positions found
-/// through `finder`; `manifest` says what produced the tables.
+/// folder) from `t`, the tally of the tables in `tables`, with up to `diagrams` board
+/// diagrams per list, their positions found through `finder`; `manifest` says what produced
+/// the tables.
 pub fn write(
     dir: &Path,
     t: &Tally,
     manifest: Option<&Manifest>,
     finder: Option<&Finder>,
-    keys: Option<&diagrams::Keys>,
+    tables: &Path,
     diagrams: usize,
 ) -> Result<(), ReportError> {
+    let keys = drawn(t, tables)?;
     let wrote =
         |p: &Path, e: &dyn std::fmt::Display| ReportError::Write(format!("{}: {e}", p.display()));
     let plots = dir.join("plots");
@@ -104,7 +103,7 @@ pub fn write(
         drawn.push(name);
     }
     std::fs::create_dir_all(&boards).map_err(|e| wrote(&boards, &e))?;
-    let mut figures = diagrams::figures(t, finder, keys, diagrams);
+    let mut figures = diagrams::figures(t, finder, Some(&keys), diagrams);
     figures.charts = drawn;
     for f in figures.all() {
         let p = boards.join(&f.file);

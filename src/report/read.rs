@@ -398,13 +398,28 @@ pub(super) fn game_keys(
     wanted: &std::collections::HashSet<(String, String)>,
 ) -> Result<super::diagrams::Keys, ReportError> {
     let (mut r, c) = open(dir, "games.csv")?;
-    let [file, game, key] = c.cols(["file", "game", "game_key"])?;
+    let [file, game, key, source, dead] =
+        c.cols(["file", "game", "game_key", "score_source", "dead_katago"])?;
     let mut keys = super::diagrams::Keys::new();
     let mut row = csv::StringRecord::new();
     while next_row(&mut r, &mut row, dir, "games.csv")? {
         let id = (file.text(&row), game.text(&row));
         if wanted.contains(&id) {
-            keys.insert(id, key.text(&row));
+            // The count took KataGo's dead stones: the diagram's count takes them too.
+            let katago =
+                (DeadSource::named(source.get(&row)) == Some(DeadSource::Katago)).then(|| {
+                    dead.points(&row)
+                        .iter()
+                        .filter_map(|p| crate::go::Point::from_sgf(p))
+                        .collect()
+                });
+            keys.insert(
+                id,
+                super::diagrams::Drawn {
+                    key: key.text(&row),
+                    katago,
+                },
+            );
         }
     }
     Ok(keys)

@@ -5,6 +5,7 @@
 #[cfg(test)]
 mod boards;
 pub mod count;
+pub mod decision;
 pub mod engine;
 pub mod estimate;
 mod fast_board;
@@ -16,6 +17,7 @@ mod race;
 pub mod rules;
 
 pub use count::{count, count_as_is, territory, Count};
+pub use decision::{decide, Counted, DeadStones, Decision, Ending};
 pub use estimate::{estimate, estimate_dead, Estimate, PLAYOUTS};
 pub use finish::{final_status, finish, FinalStatus, Finished, Unsure, Why};
 

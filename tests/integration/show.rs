@@ -32,6 +32,9 @@ move 2, the end of the record, White to move
 X O stones, x o dead by the estimate, # @ alive by mp95 and not by Benson, (X) the last stone.
 Unconditional territory (Benson): Black 2, White 0 points.
 
+Finished before counting, the dead stones by the estimate: 0 moves.
+Counted after them: W+61.
+
 block        stones libs benson mp95 mpfix mp95_eyes mpfix_eyes dead
 B B9 (ba)         8    2    yes  yes   yes       yes        yes    -
 W F9 (fa)         8    9      -    -     -         -          -    -
@@ -94,10 +97,31 @@ fn show_lists_the_finishing_moves_of_a_counted_record() {
         ),
         "{text}"
     );
-    // Resigned games are not counted, so nothing is finished (see the corner above).
-    env.write("cut.sgf", "(;SZ[7]RE[W+R]AB[ea]AW[da])");
+    // A resigned game is finished and counted as `analyze --estimate all` counts it.
+    env.write(
+        "cut.sgf",
+        "(;SZ[7]KM[0]RU[Chinese]RE[W+R]AB[ea][eb][ec]AW[ba][bb][bc])",
+    );
     let o = env.run(&["show", "in/cut.sgf"]);
-    assert!(!String::from_utf8_lossy(&o.stdout).contains("Finished"));
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    let o = env.run(&["analyze", "in", "--out", "all", "--estimate", "all", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = env.output("all", "games.csv");
+    let row = rows(&games)
+        .into_iter()
+        .find(|r| r["file"] == "cut.sgf")
+        .unwrap();
+    assert_eq!(row["finished_moves"], "0", "{text}");
+    let margin: f32 = row["margin_estimate"].parse().unwrap();
+    let said = if margin > 0.0 {
+        format!("B+{margin}")
+    } else {
+        format!("W+{}", -margin)
+    };
+    assert!(
+        text.contains(&format!("Counted after them: {said}")),
+        "{said}: {text}"
+    );
 }
 
 /// A counted record whose finish leaves a seki: `show` says where, the two liberties that
@@ -352,42 +376,63 @@ fn show_says_when_its_output_cannot_be_written() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("No space left on device"));
 }
 
-/// `show` counts a game the one way a run does (`score::settle`): on every scored game of
-/// several folders of the committed default run, its margin is games.csv's margin of the
-/// game's `score_source`.
+/// The one scoring decision: for every game of a corpus sample, `show`'s count (its source,
+/// margin and finishing) is the run's, with the estimate on every game (resignations
+/// finished and counted too) and with an engine's dead stones; no game is skipped.
 #[test]
-fn shows_margin_is_the_runs_margin() {
-    let games = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/games.csv"),
-    )
-    .unwrap();
-    let folders = [
-        "Dosaku/",
-        "Hayashi_Genbi/",
-        "Sekiyama_Sendayu/",
-        "Honinbo_Doetsu/",
-    ];
-    let mut compared = 0;
-    for row in rows(&games) {
-        let source = &row["score_source"];
-        if source.is_empty()
-            || source == "none"
-            || !folders.iter().any(|f| row["file"].starts_with(f))
-        {
-            continue;
-        }
-        let bytes = std::fs::read(crate::util::corpus().join(&row["file"])).unwrap();
-        let game: usize = row["game"].parse().unwrap();
-        let l = livingblocks::look::look(&bytes, game, None).unwrap();
-        let count = l.count.expect("a scored game is counted");
-        let shown = count.margin.map(|m| m.to_string()).unwrap_or_default();
-        assert_eq!(
-            shown,
-            row[&format!("margin_{source}")],
-            "{} game {game}, {source}",
-            row["file"]
-        );
-        compared += 1;
+fn shows_count_is_the_runs_count() {
+    let env = TestEnv::new();
+    let corpus = crate::util::corpus();
+    let folders = ["Hayashi_Genbi", "Sekiyama_Sendayu", "Honinbo_Doetsu"];
+    for f in folders {
+        copy_folder(&corpus.join(f), &env.dir.path().join("in").join(f));
     }
-    assert!(compared > 30, "{compared}");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-katago.py");
+    let engine = format!("python3 {} -model net.bin.gz", script.display());
+    for (out, more) in [
+        ("all", vec![]),
+        ("engine", vec!["--katago", engine.as_str()]),
+    ] {
+        let mut args = vec!["analyze", "in", "--out", out, "--estimate", "all", "-q"];
+        args.extend(more);
+        let o = env.run(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let games = env.output(out, "games.csv");
+        let mut compared = 0;
+        let mut resigned = 0;
+        for row in rows(&games) {
+            assert_eq!(row["status"], "ok", "{}", row["file"]);
+            let bytes = std::fs::read(env.dir.path().join("in").join(&row["file"])).unwrap();
+            let game: usize = row["game"].parse().unwrap();
+            let dead: Vec<livingblocks::go::Point> = row["dead_katago"]
+                .split_whitespace()
+                .map(|p| livingblocks::go::Point::from_sgf(p).unwrap())
+                .collect();
+            let engine = (out == "engine").then_some(&dead[..]);
+            let l = livingblocks::look::look_judged(&bytes, game, None, engine).unwrap();
+            let count = l.count.expect("every replayed game is counted");
+            let source = count.source.name();
+            let at = format!("{} game {game} ({out})", row["file"]);
+            assert_eq!(source, row["score_source"], "{at}");
+            let shown = count.margin.map(|m| m.to_string()).unwrap_or_default();
+            assert_eq!(shown, row[&format!("margin_{source}")], "{at}");
+            let moves = l.finishing.as_ref().map_or(0, |f| f.moves.len());
+            assert_eq!(moves.to_string(), row["finished_moves"], "{at}");
+            resigned += usize::from(row["how"] == "resign");
+            compared += 1;
+        }
+        assert!(
+            compared > 40 && resigned > 10,
+            "{compared} games, {resigned} resigned"
+        );
+    }
+}
+
+/// Copies the files of folder `from` into `to`.
+fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
 }

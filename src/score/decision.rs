@@ -1,0 +1,236 @@
+//! How a final position is counted: the one decision `analyze`, `show` and the report's
+//! diagrams all read. Which dead stones count (the record's markup, else an engine's, else
+//! the estimate's), whether the board is counted as it stands or finished first, and each
+//! source's count.
+
+use super::{count_as_is, final_status, settle, territory, DeadSource, FinalStatus, Settled};
+use crate::go::board::{Board, Color, Idx};
+use crate::life::Net;
+use crate::score::rules::RecordInfo;
+
+/// A replayed final position and what the record says of it.
+#[derive(Copy, Clone)]
+pub struct Ending<'a> {
+    pub board: &'a Board,
+    pub to_move: Color,
+    /// Stones taken by Black and by White.
+    pub captures: [u32; 2],
+    /// Passes after the last stone played.
+    pub trailing_passes: u32,
+    pub record: &'a RecordInfo,
+}
+
+impl Ending<'_> {
+    /// Two passes at the end: the players ended the game, and a server counted what they
+    /// left; otherwise the record stopped before the end (a resignation, a time loss, a
+    /// record cut short), and a count comes only after finishing it.
+    pub fn ended(&self) -> bool {
+        self.trailing_passes >= 2
+    }
+}
+
+/// The dead stones each source gives the position, in board order; `None` where the source
+/// is not at hand (no markup, no engine answer, no estimate run).
+#[derive(Clone, Debug, Default)]
+pub struct DeadStones {
+    pub markup: Option<Vec<Idx>>,
+    pub katago: Option<Vec<Idx>>,
+    pub estimate: Option<Vec<Idx>>,
+}
+
+impl DeadStones {
+    /// The sources at hand, best first: the order `DeadSource::ALL` gives.
+    fn at_hand(self) -> impl Iterator<Item = (DeadSource, Vec<Idx>)> {
+        [
+            (DeadSource::Markup, self.markup),
+            (DeadSource::Katago, self.katago),
+            (DeadSource::Estimate, self.estimate),
+        ]
+        .into_iter()
+        .filter_map(|(s, d)| Some((s, d?)))
+    }
+}
+
+/// One source's dead stones taken to a count.
+pub struct Counted {
+    pub dead: Vec<Idx>,
+    pub settled: Settled,
+}
+
+/// A final position counted with every source at hand.
+pub struct Decision {
+    /// Counted as it stands (the players ended the game), not finished first.
+    pub ended: bool,
+    /// Each source's count, by `DeadSource` (`None` where it is not at hand); the `None`
+    /// source's count is the board as it stands with nothing dead, always present.
+    counts: [Option<Counted>; 4],
+    /// The best source with dead stones, if any.
+    best: Option<DeadSource>,
+}
+
+impl Decision {
+    /// The count with `source`'s dead stones, where it is at hand.
+    pub fn count(&self, source: DeadSource) -> Option<&Counted> {
+        self.counts[source as usize].as_ref()
+    }
+
+    /// The best source with dead stones (markup, else the engine's, else the estimate's):
+    /// the one the blocks' final status, a diagram's count and `show` take.
+    pub fn best(&self) -> Option<(DeadSource, &Counted)> {
+        self.best
+            .map(|s| (s, self.count(s).expect("the best source is counted")))
+    }
+
+    /// The best count: the best source's, else the board as it stands with nothing dead.
+    pub fn scored(&self) -> (DeadSource, &Counted) {
+        self.best().unwrap_or_else(|| {
+            let none = self.count(DeadSource::None).expect("always counted");
+            (DeadSource::None, none)
+        })
+    }
+
+    /// What became of every stone of `board` under the best source with dead stones.
+    pub fn final_status(&self, board: &Board) -> Option<Vec<Option<FinalStatus>>> {
+        let (_, c) = self.best()?;
+        Some(match &c.settled.finished {
+            Some(f) => final_status(board, &c.dead, &f.board, &f.dead),
+            None => final_status(board, &c.dead, board, &c.dead),
+        })
+    }
+
+    /// Each side's territory in the best count, the points of the dead stones it takes
+    /// included, on `board` (the position before any finishing).
+    pub fn territory(&self, board: &Board) -> [Vec<Idx>; 2] {
+        let (_, c) = self.scored();
+        match &c.settled.finished {
+            Some(f) => territory(&f.board, &f.dead),
+            None => territory(board, &c.dead),
+        }
+    }
+}
+
+/// Counts the position with each source's dead stones, the one way every command does:
+/// as it stands where the players ended the game, else after finishing it
+/// (`settle`); and with nothing dead, as it stands.
+pub fn decide(end: Ending, net: &Net, dead: DeadStones) -> Decision {
+    let rec = end.record;
+    let ended = end.ended();
+    let mut counts: [Option<Counted>; 4] = Default::default();
+    let mut best = None;
+    for (source, dead) in dead.at_hand() {
+        let settled = settle(end.board, &dead, end.to_move, end.captures, rec, ended);
+        best.get_or_insert(source);
+        counts[source as usize] = Some(Counted { dead, settled });
+    }
+    counts[DeadSource::None as usize] = Some(Counted {
+        dead: Vec::new(),
+        settled: Settled::as_is(count_as_is(end.board, net), end.captures, rec),
+    });
+    Decision {
+        ended,
+        counts,
+        best,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sgf::result::Rules;
+
+    fn record(re: &str) -> RecordInfo {
+        let info = crate::sgf::GameInfo {
+            re: re.to_string(),
+            km: "0".to_string(),
+            ru: "Chinese".to_string(),
+            ..Default::default()
+        };
+        RecordInfo::read(&info)
+    }
+
+    /// Black's wall on the e line, White's on the f line; a White stone stands dead in
+    /// Black's area.
+    fn board() -> Board {
+        Board::from_ascii(
+            ".......XO
+             ..O....XO
+             .......XO
+             .......XO
+             .......XO
+             .......XO
+             .......XO
+             .......XO
+             .......XO",
+        )
+    }
+
+    #[test]
+    fn the_markup_outranks_the_engine_and_the_estimate() {
+        let b = board();
+        let rec = record("B+47");
+        assert_eq!(rec.rules, Rules::Chinese);
+        let net = Net::build(&b);
+        let white = b.idx(crate::go::Point::from_sgf("cb").unwrap()).unwrap();
+        let end = Ending {
+            board: &b,
+            to_move: Color::Black,
+            captures: [0, 0],
+            trailing_passes: 2,
+            record: &rec,
+        };
+        let d = decide(
+            end,
+            &net,
+            DeadStones {
+                markup: Some(vec![white]),
+                katago: Some(Vec::new()),
+                estimate: Some(Vec::new()),
+            },
+        );
+        assert!(d.ended);
+        let (source, best) = d.best().unwrap();
+        assert_eq!(source, DeadSource::Markup);
+        assert_eq!(best.dead, [white]);
+        assert!(
+            best.settled.finished.is_none(),
+            "ended games are not finished"
+        );
+        // Black: 8 columns of 9 with the dead stone's point; White: its 9 stones.
+        assert_eq!(best.settled.margins.under(Rules::Chinese), Some(72.0 - 9.0));
+        assert!(d.count(DeadSource::Katago).unwrap().dead.is_empty());
+        let none = d.count(DeadSource::None).unwrap();
+        assert!(none.dead.is_empty());
+        assert_eq!(d.territory(&b)[0].len(), 63);
+    }
+
+    #[test]
+    fn without_two_passes_the_position_is_finished_first() {
+        let b = board();
+        let rec = record("W+R");
+        let net = Net::build(&b);
+        let end = Ending {
+            board: &b,
+            to_move: Color::White,
+            captures: [0, 0],
+            trailing_passes: 1,
+            record: &rec,
+        };
+        let d = decide(
+            end,
+            &net,
+            DeadStones {
+                estimate: Some(Vec::new()),
+                ..DeadStones::default()
+            },
+        );
+        assert!(!d.ended);
+        let (source, c) = d.best().unwrap();
+        assert_eq!(source, DeadSource::Estimate);
+        assert!(c.settled.finished.is_some());
+        assert!(d.final_status(&b).is_some());
+        let bare = decide(end, &net, DeadStones::default());
+        assert!(bare.best().is_none());
+        assert_eq!(bare.scored().0, DeadSource::None);
+        assert!(bare.final_status(&b).is_none());
+    }
+}
