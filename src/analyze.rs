@@ -9,7 +9,7 @@ use crate::row::{
     BigEyeRow, BlockRow, ChainRow, Failure, FileAnalysis, GameRow, PositionStats, ScoreRow,
     SourceScore, Status,
 };
-use crate::score::engine::{EngineAnswer, EngineQuery, EngineView};
+use crate::score::engine::{EngineAnswer, EngineQuery, EngineView, NoAnswer};
 use crate::score::rules::RecordInfo;
 use crate::score::{self, DeadSource, DeadStones, Decision, Ending};
 use crate::sgf::{self, load::Tree, EncodingSource, GameInfo};
@@ -141,7 +141,7 @@ impl Replayed {
     }
 
     /// The question for an engine about the position reached.
-    pub fn query(&self) -> Result<EngineQuery, String> {
+    pub fn query(&self) -> Result<EngineQuery, NoAnswer> {
         let r = &self.replay;
         EngineQuery::of(&r.board, r.to_move, &self.record, self.moves.clone())
     }
@@ -213,7 +213,7 @@ impl Prepared {
 
     /// The question for an engine of each game tree whose final position `options` selects,
     /// by tree index; `Err` says why a selected one cannot be asked.
-    pub fn queries(&self, options: Options) -> Vec<Option<Result<EngineQuery, String>>> {
+    pub fn queries(&self, options: Options) -> Vec<Option<Result<EngineQuery, NoAnswer>>> {
         self.games
             .iter()
             .map(|(g, _)| {
@@ -290,7 +290,7 @@ pub struct Examined<'a> {
     pub life: Life,
     /// The engine's view with each block's ownership, or why there is none; `None` where
     /// no engine was asked.
-    pub engine: Option<Result<(&'a EngineView, Vec<f32>), String>>,
+    pub engine: Option<Result<(&'a EngineView, Vec<f32>), NoAnswer>>,
     /// The stones an engine called dead, where it was asked.
     pub engine_dead: Option<Vec<Idx>>,
     /// The estimate's playouts, where `options` selects the position.
@@ -313,7 +313,7 @@ pub fn examine<'a>(
     let engine = match judged {
         Some(Judged::Answer(a)) => Some(
             a.as_ref()
-                .map_err(String::clone)
+                .map_err(NoAnswer::clone)
                 .and_then(|v| v.fits(r.board.size()).map(|()| v))
                 .map(|v| (v, score::engine::block_ownership(&r.board, &net, v))),
         ),

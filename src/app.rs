@@ -11,8 +11,10 @@ use crate::duplicates::Duplicates;
 use crate::engine::{EngineError, Katago, KatagoSpec, NetJudge};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
-use crate::score::engine::{EngineAnswer, EngineQuery};
-use crate::sink::{stage, Cleanup, CommitError, Manifest, OutputLock, Outputs, RunStats, Stage};
+use crate::score::engine::{EngineAnswer, EngineQuery, NoAnswer};
+use crate::sink::{
+    stage, Cleanup, CommitError, FolderError, Manifest, OutputLock, Outputs, RunStats, Stage,
+};
 use crate::source::{self, Input, Member, Root, Shard, Unit};
 use crate::sum::Summable;
 
@@ -88,27 +90,54 @@ pub struct EngineReport {
 
 impl From<EngineError> for AppError {
     /// An engine that cannot be used is a configuration error, found before any output is
-    /// committed.
+    /// committed; a signal while it works stops the command.
     fn from(e: EngineError) -> AppError {
         match e {
-            EngineError::Failed(m) => AppError::Config(m),
             EngineError::Stopped(signal) => AppError::Interrupted(signal),
+            e => AppError::Engine(e),
         }
     }
 }
 
-/// Why a command (`analyze`, `merge`, `report`) could not start or finish: the one error type
-/// of the commands, so the same mistake gets the same exit code in each.
+/// Why a command (`analyze`, `merge`, `report`, `show`) could not start or finish: the one
+/// error type of the commands, each layer's error kept inside, so that the same mistake gets
+/// the same exit code in each (`exit_code`).
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
-    /// Bad arguments, or inputs that are not what the command reads (a missing PATH, a folder
-    /// that is not an output folder, shards that do not belong together, an unusable output
-    /// folder), found before anything is written.
+    /// Bad arguments, or inputs that are not what the command reads (a missing PATH, shards
+    /// that do not belong together), found before anything is written.
     #[error("{0}")]
-    Config(String),
-    /// Writing the outputs failed.
-    #[error("{0}")]
-    Output(String),
+    Usage(String),
+    /// An output folder that cannot be used or read back.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    /// An engine or net that cannot be used.
+    #[error(transparent)]
+    Engine(EngineError),
+    /// Tables that cannot be read, or a report that cannot be written.
+    #[error(transparent)]
+    Report(#[from] crate::report::ReportError),
+    /// Writing an output failed (a full disk, a read-only folder).
+    #[error("{}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Reading a table back failed mid-way.
+    #[error("{}: {source}", .path.display())]
+    Table { path: PathBuf, source: csv::Error },
+    /// Writing to standard output failed.
+    #[error("standard output: {0}")]
+    Stdout(std::io::Error),
+    /// The commit of the outputs failed; nothing of the run landed.
+    #[error("{}: {source} (the folder keeps its earlier outputs)", .path.display())]
+    Commit {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A test's kill point stopped the commit.
+    #[error("stopped at a kill point")]
+    Halted,
     /// Stopped by a signal (Ctrl-C's SIGINT, a scheduler's SIGTERM, a hang-up's SIGHUP), given
     /// by number; no output was left behind.
     #[error("stopped by {}; no output written", signal_name(*.0))]
@@ -116,13 +145,31 @@ pub enum AppError {
 }
 
 impl AppError {
-    /// The process exit code: 2 for a usage or input error, 1 for a failed write, 130 when
-    /// interrupted (README, *Exit codes*).
+    /// The process exit code (README, *Exit codes*): 2 for a usage, configuration or input
+    /// error, 1 for a run that failed while working (I/O), 128 + the signal when interrupted.
     pub fn exit_code(&self) -> u8 {
+        use crate::report::ReportError;
         match self {
-            AppError::Config(_) => exit::USAGE,
-            AppError::Output(_) => exit::FAILED,
+            AppError::Usage(_)
+            | AppError::Engine(_)
+            | AppError::Report(ReportError::Read(_) | ReportError::Column { .. }) => exit::USAGE,
+            AppError::Folder(e) if !e.failed_run() => exit::USAGE,
+            AppError::Folder(_)
+            | AppError::Report(ReportError::Write(_))
+            | AppError::Write { .. }
+            | AppError::Table { .. }
+            | AppError::Stdout(_)
+            | AppError::Commit { .. }
+            | AppError::Halted => exit::FAILED,
             AppError::Interrupted(signal) => exit::interrupted(*signal),
+        }
+    }
+
+    /// A failed write of `path`.
+    pub fn write(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> AppError + '_ {
+        move |source| AppError::Write {
+            path: path.to_path_buf(),
+            source,
         }
     }
 }
@@ -137,28 +184,21 @@ pub fn signal_name(signal: i32) -> String {
     }
 }
 
-impl From<crate::report::ReportError> for AppError {
-    /// Tables that cannot be read, or lack a column, are inputs the command cannot use;
-    /// a report that cannot be written is a failed write.
-    fn from(e: crate::report::ReportError) -> AppError {
-        use crate::report::ReportError;
-        match e {
-            ReportError::Read(_) | ReportError::Column { .. } => AppError::Config(e.to_string()),
-            ReportError::Write(_) => AppError::Output(e.to_string()),
-        }
-    }
-}
-
 /// The exit codes of every command, in one place.
 pub mod exit {
     /// The command finished; failed games are rows with a status.
     pub const OK: u8 = 0;
-    /// Writing an output failed, or `--strict` and some row is not `ok`.
+    /// The run failed while working: an output could not be written (a full disk), a table
+    /// could not be read back. A scheduler may retry it.
     pub const FAILED: u8 = 1;
-    /// A usage, configuration or input error, found before any work.
+    /// A usage, configuration or input error, found before any work. Retrying changes
+    /// nothing.
     pub const USAGE: u8 = 2;
+    /// `analyze --strict`: the run finished and its outputs are committed, and some row is
+    /// not `ok`.
+    pub const STRICT: u8 = 3;
     /// What each exit code means, for the man page's EXIT STATUS.
-    pub const MEANINGS: [(&str, &str); 4] = [
+    pub const MEANINGS: [(&str, &str); 5] = [
         (
             "0",
             "The command finished; games that failed are rows with a status, not failures of \
@@ -166,11 +206,16 @@ pub mod exit {
         ),
         (
             "1",
-            "Writing an output failed (a full disk), or --strict and some row is not ok.",
+            "The run failed while working: writing an output failed (a full disk), or a table \
+             could not be read back. The output folder keeps its earlier outputs.",
         ),
         (
             "2",
             "A usage, configuration or input error, found before anything is written.",
+        ),
+        (
+            "3",
+            "analyze --strict: the run finished and wrote its outputs, and some row is not ok.",
         ),
         (
             "130, 143, 129",
@@ -206,7 +251,7 @@ pub fn analyze(
     cancel: &AtomicI32,
 ) -> Result<RunReport, AppError> {
     let start = Instant::now();
-    let mut inputs = source::collect(&config.roots).map_err(AppError::Config)?;
+    let mut inputs = source::collect(&config.roots).map_err(AppError::Usage)?;
     // The whole list, before any split: shards of one run name the same inputs alike.
     let input_set = crate::sink::manifest::input_set(inputs.iter().map(|i| i.name));
     if let Some(shard) = config.shard {
@@ -219,27 +264,24 @@ pub fn analyze(
         Some(spec) => Some(Katago::start(spec, &stopped)?),
         None => None,
     };
-    std::fs::create_dir_all(&config.out).map_err(|e| {
-        AppError::Config(format!(
-            "{}: cannot create output folder: {e}",
-            config.out.display()
-        ))
-    })?;
-    stage::check_out(&config.out).map_err(AppError::Config)?;
+    create_out(&config.out)?;
+    stage::check_out(&config.out)?;
     // Held until the run returns, after its outputs are committed or removed.
-    let lock = OutputLock::acquire(&config.out).map_err(AppError::Config)?;
-    let stale = lock.remove_stale().map_err(AppError::Output)?;
-    let staged = Stage::new(&config.out)
-        .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", config.out.display())))?;
+    let lock = OutputLock::acquire(&config.out)?;
+    let stale = lock.remove_stale()?;
+    let staged = Stage::new(&config.out).map_err(|source| FolderError::CannotWrite {
+        dir: config.out.clone(),
+        source,
+    })?;
     let mut outputs = Outputs::create(staged.path())
-        .map_err(|(p, e)| AppError::Config(format!("{}: cannot write: {e}", p.display())))?;
+        .map_err(|(dir, source)| FolderError::CannotWrite { dir, source })?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         // Deeply nested game trees are dropped recursively: give workers room.
         .stack_size(256 << 20)
         .thread_name(|i| format!("{WORKER_PREFIX}{i}"))
         .build()
-        .map_err(|e| AppError::Config(format!("cannot start {} threads: {e}", config.threads)))?;
+        .map_err(|e| AppError::Usage(format!("cannot start {} threads: {e}", config.threads)))?;
 
     progress.start(inputs.len() as u64);
     let mut run = Batcher {
@@ -292,7 +334,7 @@ pub fn analyze(
     });
     let engine_entry =
         |f: fn(&EngineReport) -> String| engine_report.as_ref().map_or(String::new(), f);
-    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", config.out.display()));
+    let write_err = AppError::write(&config.out);
     let mut manifest = Manifest::of_run(
         &[
             ("max_file_size", config.max_file_size.to_string()),
@@ -357,6 +399,17 @@ pub fn analyze(
     })
 }
 
+/// Creates an output folder (and its parents) where there is none.
+pub fn create_out(out: &std::path::Path) -> Result<(), FolderError> {
+    if out.exists() && !out.is_dir() {
+        return Err(FolderError::NotAnOutputFolder(out.to_path_buf()));
+    }
+    std::fs::create_dir_all(out).map_err(|source| FolderError::CannotCreate {
+        dir: out.to_path_buf(),
+        source,
+    })
+}
+
 /// What `report DIR` wrote, and what a killed run had left there that it cleared first.
 pub struct Rebuilt {
     pub outputs: Vec<PathBuf>,
@@ -372,20 +425,19 @@ pub fn rebuild_report(
     edited: bool,
     cancel: &AtomicI32,
 ) -> Result<Rebuilt, AppError> {
-    stage::check_out(dir).map_err(AppError::Config)?;
+    stage::check_out(dir)?;
     // Taken before the folder is read: a commit a killed run left half done is finished or
     // undone first, and no run changes the tables while they are read.
-    let lock = OutputLock::acquire(dir).map_err(AppError::Config)?;
-    let stale = lock.remove_stale().map_err(AppError::Output)?;
+    let lock = OutputLock::acquire(dir)?;
+    let stale = lock.remove_stale()?;
     // The tables must be the run's (unless edited on purpose); the report's own files are
     // what this rebuilds.
     let tables = |f: &str| !edited && stage::TABLES.contains(&f);
-    let mut manifest = stage::verify(dir, &tables).map_err(|e| {
-        AppError::Config(if edited || !e.contains("does not match") {
-            e
-        } else {
-            format!("{e}; after filtering or editing the tables, give --edited")
-        })
+    let mut manifest = stage::verify(dir, &tables).map_err(|e| match e {
+        FolderError::Mismatch { .. } if !edited => AppError::Usage(format!(
+            "{e}; after filtering or editing the tables, give --edited"
+        )),
+        e => AppError::Folder(e),
     })?;
     if edited {
         let changed = stage::changed(dir, &manifest, &stage::TABLES);
@@ -395,8 +447,10 @@ pub fn rebuild_report(
             manifest.entries.insert("edited".into(), changed.join(" "));
         }
     }
-    let staged = Stage::new(dir)
-        .map_err(|e| AppError::Config(format!("{}: cannot write: {e}", dir.display())))?;
+    let staged = Stage::new(dir).map_err(|source| FolderError::CannotWrite {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     report::write_from_tables(dir, staged.path(), dir, &manifest, diagrams)?;
     let outputs = commit(staged, manifest, true, cancel)?;
     Ok(Rebuilt { outputs, stale })
@@ -418,11 +472,8 @@ pub fn commit(
         .commit(manifest, keep_tables, &stopped)
         .map_err(|e| match e {
             CommitError::Stopped(signal) => AppError::Interrupted(signal),
-            CommitError::Io(p, e) => AppError::Output(format!(
-                "{}: {e} (the folder keeps its earlier outputs)",
-                p.display()
-            )),
-            CommitError::Halted => AppError::Output("stopped at a kill point".into()),
+            CommitError::Io(path, source) => AppError::Commit { path, source },
+            CommitError::Halted => AppError::Halted,
         })
 }
 
@@ -470,7 +521,7 @@ struct Batcher<'a> {
 type Ready = (Option<u64>, Prepared);
 
 /// The questions of a batch, by work and game tree.
-type Asked = Vec<Vec<Option<Result<u64, String>>>>;
+type Asked = Vec<Vec<Option<Result<u64, NoAnswer>>>>;
 
 /// Files per batch with an engine: its questions are queued while the batch before is
 /// answered, so the engine always has a batch of work, and the progress moves in steps an
@@ -532,8 +583,7 @@ impl Batcher<'_> {
             )
         });
         if let Some(done) = written {
-            let (w, r) =
-                done.map_err(|e| AppError::Output(format!("{}: {e}", self.out.display())))?;
+            let (w, r) = done.map_err(AppError::write(self.out))?;
             self.account(&w, &r)?;
         }
         let signal = cancel.load(Ordering::Relaxed);
@@ -557,7 +607,7 @@ impl Batcher<'_> {
         let prepared: Vec<Ready> = self
             .pool
             .install(|| work.par_iter().map(|w| prepare_work(w, cap)).collect());
-        let questions: Vec<Vec<Option<Result<EngineQuery, String>>>> =
+        let questions: Vec<Vec<Option<Result<EngineQuery, NoAnswer>>>> =
             prepared.iter().map(|(_, p)| p.queries(options)).collect();
         let engine = self.engine.as_mut().expect("an engine");
         let asked: Asked = questions
@@ -611,7 +661,7 @@ impl Batcher<'_> {
             &work,
             &mut results,
         )
-        .map_err(|e| AppError::Output(format!("{}: {e}", self.out.display())))?;
+        .map_err(AppError::write(self.out))?;
         self.account(&work, &results)?;
         let signal = stopped();
         if signal != 0 {
@@ -751,4 +801,62 @@ fn process(w: &Work, cap: u64, options: Options, net: NetUse) -> (Option<u64>, F
         }
     };
     (Some(bytes.len() as u64), numbered(w, a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scheduler acts on the code: 1 (the run failed while working) may be retried, 2 (a
+    /// mistake in what was asked) may not, 3 says the outputs are there but some row is not
+    /// `ok`.
+    #[test]
+    fn each_kind_of_error_has_its_exit_code() {
+        let io = || std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let dir = PathBuf::from("out");
+        let cases = [
+            (AppError::Usage("-j 0".into()), exit::USAGE),
+            (
+                AppError::Folder(FolderError::Busy(dir.clone())),
+                exit::USAGE,
+            ),
+            (
+                AppError::Folder(FolderError::NoManifest(dir.clone())),
+                exit::USAGE,
+            ),
+            (
+                AppError::Folder(FolderError::Recovery {
+                    dir: dir.clone(),
+                    source: io(),
+                }),
+                exit::FAILED,
+            ),
+            (
+                AppError::Engine(EngineError::Failed("no such command".into())),
+                exit::USAGE,
+            ),
+            (AppError::from(EngineError::Stopped(15)), 143),
+            (
+                AppError::Write {
+                    path: dir.clone(),
+                    source: io(),
+                },
+                exit::FAILED,
+            ),
+            (
+                AppError::Commit {
+                    path: dir,
+                    source: io(),
+                },
+                exit::FAILED,
+            ),
+            (AppError::Stdout(io()), exit::FAILED),
+            (AppError::Interrupted(2), 130),
+        ];
+        for (e, code) in cases {
+            assert_eq!(e.exit_code(), code, "{e:?}");
+        }
+        assert_ne!(exit::STRICT, exit::FAILED);
+        assert_eq!(exit::MEANINGS.len(), 5);
+    }
 }

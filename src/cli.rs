@@ -148,7 +148,7 @@ pub struct AnalyzeArgs {
     /// `livingblocks merge` joins the shards' outputs.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
-    /// Exit with status 1 when any row is not `ok`.
+    /// Exit with status 3 when any row is not `ok` (the outputs are written all the same).
     #[arg(long)]
     pub strict: bool,
     /// Which games get the dead-stone estimate.

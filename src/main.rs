@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(true) => ExitCode::from(exit::OK),
-        Ok(false) => ExitCode::from(exit::FAILED),
+        Ok(false) => ExitCode::from(exit::STRICT),
         Err(e) => progress::fail(&e),
     }
 }

@@ -14,7 +14,7 @@ use crate::duplicates::Duplicates;
 use crate::go::GameKey;
 use crate::sink::manifest::MUST_AGREE;
 use crate::sink::stage::Digesting;
-use crate::sink::{stage, tables, Manifest, OutputLock, RunStats, Stage, Table};
+use crate::sink::{stage, tables, FolderError, Manifest, OutputLock, RunStats, Stage, Table};
 use crate::source::Shard;
 use crate::sum::Summable;
 
@@ -32,23 +32,18 @@ pub fn merge(
             .iter()
             .find(|s| s.canonicalize().is_ok_and(|s| s == target))
         {
-            return Err(AppError::Config(format!(
+            return Err(AppError::Usage(format!(
                 "{}: is shard folder {}: merge into a folder of its own",
                 out.display(),
                 s.display()
             )));
         }
     }
-    std::fs::create_dir_all(out).map_err(|e| {
-        AppError::Config(format!(
-            "{}: cannot create output folder: {e}",
-            out.display()
-        ))
-    })?;
-    stage::check_out(out).map_err(AppError::Config)?;
-    let lock = OutputLock::acquire(out).map_err(AppError::Config)?;
-    let stale = lock.remove_stale().map_err(AppError::Output)?;
-    let write_err = |e: std::io::Error| AppError::Output(format!("{}: {e}", out.display()));
+    crate::app::create_out(out)?;
+    stage::check_out(out)?;
+    let lock = OutputLock::acquire(out)?;
+    let stale = lock.remove_stale()?;
+    let write_err = |e: std::io::Error| AppError::write(out)(e);
     let staged = Stage::new(out).map_err(write_err)?;
     for (name, columns) in tables() {
         let path = staged.path().join(name);
@@ -70,7 +65,7 @@ pub fn merge(
     }
     let mut stats = RunStats::default();
     for m in &manifests {
-        stats.add_all(&m.totals().map_err(AppError::Config)?);
+        stats.add_all(&m.totals()?);
     }
     let mut merged = manifests[0].clone();
     merged.entries.insert("shard".into(), "all".into());
@@ -96,7 +91,7 @@ pub fn merge(
 /// Reads every shard's manifest and refuses a set that is not exactly the shards 0..N of one
 /// run: a missing or repeated shard, or shards of another version or other options.
 fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
-    let bad = |s: String| AppError::Config(s);
+    let bad = AppError::Usage;
     let mut manifests = Vec::new();
     let mut seen: BTreeMap<u32, &PathBuf> = BTreeMap::new();
     let mut n = None;
@@ -106,10 +101,10 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
         // A shard whose commit a killed run left half done is finished or undone first,
         // holding its lock, as the next run into it would.
         if dir.join(stage::JOURNAL).exists() {
-            let lock = OutputLock::acquire(dir).map_err(bad)?;
-            lock.remove_stale().map_err(AppError::Output)?;
+            let lock = OutputLock::acquire(dir)?;
+            lock.remove_stale()?;
         }
-        let m = stage::verify(dir, &|_| true).map_err(bad)?;
+        let m = stage::verify(dir, &|_| true)?;
         let shard: Shard = m.get("shard").unwrap_or("").parse().map_err(|_| {
             bad(format!(
                 "{}: not a shard (run with --shard K/N)",
@@ -216,14 +211,19 @@ fn merge_table(
     out: &mut Table,
     mut copies: Option<&mut Copies>,
 ) -> Result<(), AppError> {
-    let read_err = |p: &Path, e: csv::Error| AppError::Output(format!("{}: {e}", p.display()));
+    let read_err = |p: &Path, source: csv::Error| AppError::Table {
+        path: p.to_path_buf(),
+        source,
+    };
     let mut readers = Vec::new();
     let mut heads: Vec<Option<csv::ByteRecord>> = Vec::new();
     let mut holders = Vec::new();
     for (dir, m) in shards.iter().zip(manifests) {
         let path = dir.join(name);
-        let file = std::fs::File::open(&path)
-            .map_err(|e| AppError::Output(format!("{}: {e}", path.display())))?;
+        let file = std::fs::File::open(&path).map_err(|source| FolderError::Read {
+            path: path.clone(),
+            source,
+        })?;
         let mut r = csv::Reader::from_reader(Digesting::new(std::io::BufReader::new(file)));
         holders.push(m.get("shard").and_then(|s| s.parse::<Shard>().ok()));
         let header: Vec<&[u8]> = r
@@ -233,7 +233,7 @@ fn merge_table(
             .collect();
         let expected: Vec<&[u8]> = columns.iter().map(|c| c.as_bytes()).collect();
         if header != expected {
-            return Err(AppError::Config(format!(
+            return Err(AppError::Usage(format!(
                 "{}: columns differ from this version's",
                 path.display()
             )));
@@ -245,7 +245,10 @@ fn merge_table(
         heads.push(has.then_some(first));
         readers.push((path, r));
     }
-    let write_err = |e: std::io::Error| AppError::Output(e.to_string());
+    let write_err = |source: std::io::Error| AppError::Write {
+        path: PathBuf::from(name),
+        source,
+    };
     // The shard whose next input comes first, while any has rows left.
     let next = |heads: &[Option<csv::ByteRecord>]| {
         (0..heads.len())
@@ -260,7 +263,7 @@ fn merge_table(
         // An input another shard of the split holds: the shards do not partition one list.
         let input = String::from_utf8_lossy(&key);
         if let Some(shard) = holders[i].filter(|s| !s.holds(&input)) {
-            return Err(AppError::Config(format!(
+            return Err(AppError::Usage(format!(
                 "{}: shard {shard} has rows of {input}, which is not its input: shards of \
                  different runs, or inputs named differently (a folder given relative in one \
                  shard and absolute in another)",
@@ -296,7 +299,7 @@ fn merge_table(
             .find(|(f, _)| f == name)
             .map(|(_, v)| v);
         if expected.as_deref() != Some(format!("{size} {sum}").as_str()) {
-            return Err(AppError::Config(format!(
+            return Err(AppError::Usage(format!(
                 "{}: changed while merge read it ({size} bytes read; its manifest.tsv says {}): \
                  merge again once the shard is complete",
                 path.display(),

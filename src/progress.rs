@@ -302,9 +302,7 @@ pub fn fail(e: &AppError) -> ExitCode {
 pub fn print(text: impl AsRef<[u8]>) -> Result<(), AppError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_ref()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(AppError::Output(format!("standard output: {e}")))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(AppError::Stdout(e)),
         _ => Ok(()),
     }
 }

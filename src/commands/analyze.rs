@@ -9,18 +9,18 @@ use livingblocks::app::{self, AppError};
 use crate::cli::{AnalyzeArgs, DEFAULT_PATH};
 use crate::progress;
 
-/// Runs the analysis; `Ok(true)` when every row is `ok`, or some is not and `--strict` was not
-/// given.
+/// Runs the analysis; `Ok(false)` when `--strict` was given and some row is not `ok` (exit 3:
+/// the outputs are written all the same).
 pub fn run(args: &AnalyzeArgs) -> Result<bool, AppError> {
     let default = Path::new(DEFAULT_PATH);
     if args.files_from.is_none() && args.paths == [default] && !default.exists() {
-        return Err(AppError::Config(format!(
+        return Err(AppError::Usage(format!(
             "no {DEFAULT_PATH}/ folder here: with no PATH, livingblocks analyses the embedded \
              corpus of its repository, so run it there, or give SGF files or folders to analyse \
              (livingblocks analyze PATH ...; see livingblocks --help)"
         )));
     }
-    let config = args.to_config().map_err(AppError::Config)?;
+    let config = args.to_config().map_err(AppError::Usage)?;
     if let Some(asked) = args.threads.filter(|&n| n > config.threads && !args.quiet) {
         progress::note(&format!(
             "-j {asked}: {} cores are free for this run; using {} threads",

@@ -11,7 +11,7 @@ use crate::cli::{Cli, Generate, GenerateArgs};
 
 pub fn run(args: &GenerateArgs) -> Result<(), AppError> {
     let mut out = Vec::new();
-    write(args.what, &mut out).map_err(|e| AppError::Output(format!("generate: {e}")))?;
+    write(args.what, &mut out).map_err(AppError::Stdout)?;
     crate::progress::print(out)
 }
 

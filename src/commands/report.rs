@@ -7,7 +7,7 @@ use crate::progress;
 
 pub fn run(args: &ReportArgs) -> Result<(), AppError> {
     if !args.dir.is_dir() {
-        return Err(AppError::Config(format!(
+        return Err(AppError::Usage(format!(
             "{}: no such folder (give the output folder of `analyze` or `merge`)",
             args.dir.display()
         )));

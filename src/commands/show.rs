@@ -21,14 +21,14 @@ const CAP: u64 = 1 << 30;
 
 pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     if (args.katago.katago.is_some() || args.katago.net.is_some()) && args.moves.is_some() {
-        return Err(AppError::Config(
+        return Err(AppError::Usage(
             "--katago and --net judge the final position, as a run does: give no --move"
                 .to_string(),
         ));
     }
     for out in [&args.out, &args.sgf].into_iter().flatten() {
         if out.is_dir() {
-            return Err(AppError::Config(format!(
+            return Err(AppError::Usage(format!(
                 "{}: a folder where an output file goes; give a file name",
                 out.display()
             )));
@@ -37,7 +37,7 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     let (root, name) = locate(&args.file)?;
     let finder = Finder::new(&[Root::arg(&root)], CAP, None);
     let (bytes, game) = finder.game(&name, args.game).ok_or_else(|| {
-        AppError::Config(format!(
+        AppError::Usage(format!(
             "{}: no game {} there (an archive needs ARCHIVE!MEMBER, as games.csv names it)",
             args.file.display(),
             args.game
@@ -46,9 +46,9 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     // The game read, parsed and replayed once; the engine asked about its final position;
     // then analysed once, for the drawing and the engine's text alike.
     let g = open(&bytes, game, args.moves)
-        .map_err(|e| AppError::Config(format!("{}: {e}", args.file.display())))?;
+        .map_err(|e| AppError::Usage(format!("{}: {e}", args.file.display())))?;
     let mut judge = match (
-        args.katago.to_spec().map_err(AppError::Config)?,
+        args.katago.to_spec().map_err(AppError::Usage)?,
         &args.katago.net,
     ) {
         (Some(spec), _) => Some(katago_judge(&spec)?),
@@ -79,11 +79,10 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     let title = format!("{shown} game {}", args.game);
     if let Some(out) = &args.out {
         std::fs::write(out, show_diagram(&l).svg(&diagram_title(&l, &title)))
-            .map_err(|e| AppError::Output(format!("{}: {e}", out.display())))?;
+            .map_err(AppError::write(out))?;
     }
     if let Some(out) = &args.sgf {
-        std::fs::write(out, position_sgf(&l, &title))
-            .map_err(|e| AppError::Output(format!("{}: {e}", out.display())))?;
+        std::fs::write(out, position_sgf(&l, &title)).map_err(AppError::write(out))?;
     }
     if args.ascii || (args.out.is_none() && args.sgf.is_none()) {
         progress::print(show_text(&l, &title))?;
@@ -206,8 +205,5 @@ fn locate(file: &Path) -> Result<(std::path::PathBuf, String), AppError> {
             }
         }
     }
-    Err(AppError::Config(format!(
-        "{}: no such file",
-        file.display()
-    )))
+    Err(AppError::Usage(format!("{}: no such file", file.display())))
 }

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::go::Color;
-use crate::score::engine::{katago_rules, EngineAnswer, EngineQuery, EngineView};
+use crate::score::engine::{katago_rules, EngineAnswer, EngineQuery, EngineView, NoAnswer};
 
 /// How many times a dead engine is started again in one run.
 pub const MAX_RESTARTS: u32 = 3;
@@ -296,7 +296,9 @@ impl Katago {
             return Ok(());
         }
         let answer = match v.get("error") {
-            Some(e) => Err(e.as_str().map_or_else(|| e.to_string(), str::to_string)),
+            Some(e) => Err(NoAnswer::Refused(
+                e.as_str().map_or_else(|| e.to_string(), str::to_string),
+            )),
             None => view(&v, history).ok_or_else(|| {
                 EngineError::Failed(format!(
                     "--katago {:?}: an answer without rootInfo.scoreLead, rootInfo.scoreSelfplay or ownership: {}",

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use super::EngineError;
 use crate::nn::features::{NUM_GLOBAL, NUM_SPATIAL};
 use crate::nn::{self, Model, Scratch};
-use crate::score::engine::{EngineAnswer, EngineQuery};
+use crate::score::engine::{EngineAnswer, EngineQuery, NoAnswer};
 
 /// A loaded net, shared by the run's threads.
 pub struct NetJudge {
@@ -103,7 +103,7 @@ impl NetJudge {
                     .map(|m| m.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                Err(format!("the net's evaluation panicked: {why}"))
+                Err(NoAnswer::Panicked(why))
             })
         })
     }

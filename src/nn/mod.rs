@@ -26,7 +26,7 @@ pub use output::{postprocess_with, Answer, PostOptions};
 pub use rules::KataRules;
 
 use crate::go::Color;
-use crate::score::engine::{EngineAnswer, EngineQuery, EngineView};
+use crate::score::engine::{EngineAnswer, EngineQuery, EngineView, NoAnswer};
 
 /// The net's judgement of `q`, in the terms `--katago` answers in.
 pub fn judge(model: &Model, q: &EngineQuery, scratch: &mut Scratch) -> EngineAnswer {
@@ -39,7 +39,7 @@ pub fn judge(model: &Model, q: &EngineQuery, scratch: &mut Scratch) -> EngineAns
     let input = match as_moves {
         Some(input) => input,
         None => encode(q.size, &q.stones, &[], q.to_move, &rules, q.komi)
-            .map_err(|e| format!("the net cannot be asked: {e}"))?,
+            .map_err(|e| NoAnswer::Unencodable(e.to_string()))?,
     };
     let a = evaluate(model, &input, &rules, scratch);
     Ok(EngineView {

@@ -47,7 +47,30 @@ pub struct EngineView {
 }
 
 /// An engine's answer to one position, or why there is none (the engine's words).
-pub type EngineAnswer = Result<EngineView, String>;
+pub type EngineAnswer = Result<EngineView, NoAnswer>;
+
+/// Why a position has no engine judgement: it could not be asked, the engine refused it, or
+/// the answer does not fit it. games.csv's `detail` says it after `katago: `.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NoAnswer {
+    #[error("board size {0} is larger than {MAX_SIZE}")]
+    TooLarge(u8),
+    #[error("komi {0} is not a whole or half point within ±150")]
+    Komi(f32),
+    /// The engine's own words.
+    #[error("{0}")]
+    Refused(String),
+    /// The in-process net cannot encode the position (KataGo's own refusal).
+    #[error("the net cannot be asked: {0}")]
+    Unencodable(String),
+    /// The in-process net's evaluation panicked, with the panic's message.
+    #[error("the net's evaluation panicked: {0}")]
+    Panicked(String),
+    #[error("ownership has {got} points, the board {want}")]
+    Misfit { got: usize, want: usize },
+    #[error("lead, score or ownership is not a number")]
+    NotANumber,
+}
 
 /// The largest board an engine is asked about (KataGo's default build).
 pub const MAX_SIZE: u8 = 19;
@@ -72,16 +95,14 @@ impl EngineQuery {
         to_move: Color,
         rec: &RecordInfo,
         history: Option<MoveList>,
-    ) -> Result<EngineQuery, String> {
+    ) -> Result<EngineQuery, NoAnswer> {
         let size = board.size();
         if size > MAX_SIZE {
-            return Err(format!("board size {size} is larger than {MAX_SIZE}"));
+            return Err(NoAnswer::TooLarge(size));
         }
         let komi = rec.komi + handicap_compensation(rec.rules, rec.handicap);
         if (komi * 2.0).fract() != 0.0 || komi.abs() > 150.0 {
-            return Err(format!(
-                "komi {komi} is not a whole or half point within ±150"
-            ));
+            return Err(NoAnswer::Komi(komi));
         }
         let stones = board
             .points()
@@ -109,19 +130,19 @@ impl EngineView {
     }
 
     /// Checks that the answer fits a board of `size`.
-    pub fn fits(&self, size: u8) -> Result<(), String> {
+    pub fn fits(&self, size: u8) -> Result<(), NoAnswer> {
         let want = usize::from(size).pow(2);
         if self.ownership.len() != want {
-            return Err(format!(
-                "ownership has {} points, the board {want}",
-                self.ownership.len()
-            ));
+            return Err(NoAnswer::Misfit {
+                got: self.ownership.len(),
+                want,
+            });
         }
         if !self.lead.is_finite()
             || !self.score.is_finite()
             || self.ownership.iter().any(|o| !o.is_finite())
         {
-            return Err("lead, score or ownership is not a number".to_string());
+            return Err(NoAnswer::NotANumber);
         }
         Ok(())
     }

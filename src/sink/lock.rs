@@ -3,6 +3,7 @@
 //! once instead of mixing tables. Holding it, the run may also remove the temporary tables a
 //! killed run left (SIGKILL runs no clean-up): no live run can own them.
 
+use super::FolderError;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -55,7 +56,7 @@ pub struct OutputLock {
 
 impl OutputLock {
     /// Takes the folder, or says which folder another run holds.
-    pub fn acquire(dir: &Path) -> Result<OutputLock, String> {
+    pub fn acquire(dir: &Path) -> Result<OutputLock, FolderError> {
         let path = dir.join(LOCK_FILE);
         // Held while the file is made, so that a second signal meanwhile waits and then
         // finds it.
@@ -65,8 +66,10 @@ impl OutputLock {
         // locks nothing. So the lock taken must be on the file the folder holds now, else it
         // is taken again on the new one.
         for _ in 0..LOCK_TRIES {
-            let file =
-                File::create(&path).map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
+            let file = File::create(&path).map_err(|source| FolderError::CannotWrite {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
             match fs4::FileExt::try_lock(&file) {
                 Ok(()) if is_current(&path, &file) => {
                     held.push(path.clone());
@@ -77,33 +80,26 @@ impl OutputLock {
                 }
                 Ok(()) => continue,
                 Err(fs4::TryLockError::WouldBlock) => {
-                    return Err(format!(
-                        "{}: another livingblocks run is writing into this folder; wait for \
-                         it, or give another --out",
-                        dir.display()
-                    ))
+                    return Err(FolderError::Busy(dir.to_path_buf()))
                 }
-                Err(fs4::TryLockError::Error(e)) => {
-                    return Err(format!("{}: cannot lock: {e}", dir.display()))
+                Err(fs4::TryLockError::Error(source)) => {
+                    return Err(FolderError::CannotLock {
+                        dir: dir.to_path_buf(),
+                        source,
+                    })
                 }
             }
         }
-        Err(format!(
-            "{}: the lock file keeps being replaced: other runs start and end here",
-            dir.display()
-        ))
+        Err(FolderError::Contended(dir.to_path_buf()))
     }
 
     /// Finishes or undoes a commit a killed run left half done (`stage::recover`), then
     /// removes the temporary tables and stage folders a killed run left in the folder.
-    pub fn remove_stale(&self) -> Result<Cleanup, String> {
+    pub fn remove_stale(&self) -> Result<Cleanup, FolderError> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        let recovered = super::stage::recover(dir).map_err(|e| {
-            format!(
-                "{}: cannot finish or undo the commit a killed run left ({e}); see {} there",
-                dir.display(),
-                super::stage::JOURNAL
-            )
+        let recovered = super::stage::recover(dir).map_err(|source| FolderError::Recovery {
+            dir: dir.to_path_buf(),
+            source,
         })?;
         let Ok(entries) = std::fs::read_dir(dir) else {
             return Ok(Cleanup {
@@ -164,7 +160,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let first = OutputLock::acquire(dir.path()).unwrap();
         let second = OutputLock::acquire(dir.path());
-        assert!(second.is_err_and(|e| e.contains("another livingblocks run")));
+        assert!(second.is_err_and(|e| e.to_string().contains("another livingblocks run")));
         drop(first);
         assert!(!dir.path().join(LOCK_FILE).exists());
         assert!(OutputLock::acquire(dir.path()).is_ok());
@@ -186,7 +182,7 @@ mod tests {
         // ...which is not the folder's: it must take the lock again, and is refused.
         assert!(!is_current(&path, &late));
         assert!(is_current(&path, third.file.as_ref().unwrap()));
-        assert!(OutputLock::acquire(dir.path()).is_err_and(|e| e.contains("another")));
+        assert!(OutputLock::acquire(dir.path()).is_err_and(|e| matches!(e, FolderError::Busy(_))));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! totals. `merge` reads it to refuse shards that do not belong together, and writes the
 //! merged one, which equals the manifest of a single run over everything.
 
+use super::FolderError;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::Path;
@@ -104,12 +105,11 @@ impl Manifest {
     }
 
     /// The totals back as run statistics (bytes are not kept).
-    pub fn totals(&self) -> Result<RunStats, String> {
-        let num = |k: &str| -> Result<u64, String> {
+    pub fn totals(&self) -> Result<RunStats, FolderError> {
+        let num = |k: &str| -> Result<u64, FolderError> {
             self.get(k)
-                .ok_or_else(|| format!("manifest has no {k}"))?
-                .parse()
-                .map_err(|_| format!("manifest: {k} is not a number"))
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| FolderError::ManifestEntry(k.to_string()))
         };
         let mut s = RunStats {
             files: num("files")?,
@@ -196,13 +196,19 @@ impl Manifest {
         f.commit()
     }
 
-    pub fn read(path: &Path) -> Result<Manifest, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn read(path: &Path) -> Result<Manifest, FolderError> {
+        let text = std::fs::read_to_string(path).map_err(|source| FolderError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let mut entries = BTreeMap::new();
         for line in text.lines().skip(1) {
             let (k, v) = line
                 .split_once('\t')
-                .ok_or_else(|| format!("{}: not a manifest line: {line:?}", path.display()))?;
+                .ok_or_else(|| FolderError::ManifestLine {
+                    path: path.to_path_buf(),
+                    line: line.to_string(),
+                })?;
             entries.insert(k.to_string(), v.to_string());
         }
         Ok(Manifest { entries })

@@ -2,6 +2,7 @@
 //! and the run's totals.
 
 pub mod blocks;
+pub mod error;
 pub mod games;
 pub mod lock;
 pub mod manifest;
@@ -11,6 +12,7 @@ pub mod stats;
 pub mod table;
 
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
+pub use error::FolderError;
 pub use lock::{Cleanup, OutputLock};
 pub use manifest::Manifest;
 pub use schema::{Field, Kind};

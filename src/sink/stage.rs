@@ -6,6 +6,7 @@
 //! manifest is missing, or does not match its files, is not a complete output (`verify`):
 //! `merge` and `report` refuse it and name the file.
 
+use super::FolderError;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -518,23 +519,17 @@ impl<R: Read> Read for Digesting<R> {
 
 /// Checks, before any work, that the outputs can go into `dir`: no output's name is taken
 /// by a folder, and `plots` is a folder if it is there.
-pub fn check_out(dir: &Path) -> Result<(), String> {
+pub fn check_out(dir: &Path) -> Result<(), FolderError> {
     for f in OUTPUTS {
         let p = dir.join(f);
         if p.is_dir() {
-            return Err(format!(
-                "{}: a folder where an output file goes; remove it or give another --out",
-                p.display()
-            ));
+            return Err(FolderError::FolderInTheWay(p));
         }
     }
     for d in ["plots", "plots/boards"] {
         let p = dir.join(d);
         if p.exists() && !p.is_dir() {
-            return Err(format!(
-                "{}: not a folder, and the plots go there; remove it or give another --out",
-                p.display()
-            ));
+            return Err(FolderError::NotAFolder(p));
         }
     }
     Ok(())
@@ -543,35 +538,31 @@ pub fn check_out(dir: &Path) -> Result<(), String> {
 /// Checks that `dir` is a complete output: a manifest naming every file, and each file that
 /// `check` selects with the size and checksum the manifest names. Says which file does not
 /// match.
-pub fn verify(dir: &Path, check: &dyn Fn(&str) -> bool) -> Result<Manifest, String> {
+pub fn verify(dir: &Path, check: &dyn Fn(&str) -> bool) -> Result<Manifest, FolderError> {
     let path = dir.join("manifest.tsv");
     if !path.is_file() {
-        return Err(format!(
-            "{}: no manifest.tsv: not a complete output folder (a run or merge writes it last)",
-            dir.display()
-        ));
+        return Err(FolderError::NoManifest(dir.to_path_buf()));
     }
     let m = Manifest::read(&path)?;
     let files = m.files();
     if files.is_empty() {
-        return Err(format!(
-            "{}: manifest.tsv names no files: written by an older livingblocks; run it again",
-            dir.display()
-        ));
+        return Err(FolderError::NoFiles(dir.to_path_buf()));
     }
     for (f, expected) in files {
         if !check(&f) {
             continue;
         }
         let p = dir.join(&f);
-        let (size, sum) = digest(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let (size, sum) = digest(&p).map_err(|source| FolderError::Read {
+            path: p.clone(),
+            source,
+        })?;
         if expected != format!("{size} {sum}") {
-            return Err(format!(
-                "{}: does not match manifest.tsv ({size} bytes; the manifest says {}): \
-                 changed after the run, or from another run",
-                p.display(),
-                expected.split(' ').next().unwrap_or("?")
-            ));
+            return Err(FolderError::Mismatch {
+                path: p,
+                size,
+                expected: expected.split(' ').next().unwrap_or("?").to_string(),
+            });
         }
     }
     Ok(m)
@@ -648,7 +639,12 @@ mod tests {
         // An edited table is named.
         write(&out.join("games.csv"), "edited");
         let e = verify(out, &all).unwrap_err();
-        assert!(e.contains("games.csv: does not match manifest.tsv"), "{e}");
+        assert!(matches!(&e, FolderError::Mismatch { path, .. } if path.ends_with("games.csv")));
+        assert!(
+            e.to_string()
+                .contains("games.csv: does not match manifest.tsv"),
+            "{e}"
+        );
         verify(out, &|f| f != "games.csv").unwrap();
     }
 
