@@ -152,7 +152,9 @@ impl AppError {
         match self {
             AppError::Usage(_)
             | AppError::Engine(_)
-            | AppError::Report(ReportError::Read(_) | ReportError::Column { .. }) => exit::USAGE,
+            | AppError::Report(
+                ReportError::Read(_) | ReportError::Column { .. } | ReportError::Cell { .. },
+            ) => exit::USAGE,
             AppError::Folder(e) if !e.failed_run() => exit::USAGE,
             AppError::Folder(_)
             | AppError::Report(ReportError::Write(_))

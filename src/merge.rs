@@ -390,7 +390,7 @@ mod tests {
     }
 
     fn chain_header() -> Vec<&'static str> {
-        crate::sink::schema::names(crate::sink::CHAIN_COLUMNS)
+        crate::sink::schema::names(&crate::sink::schema::fields(crate::sink::CHAIN_COLUMNS))
     }
 
     /// Writes chains.csv with `rows` (a `file` each) into `dir`, and a manifest that says

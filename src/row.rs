@@ -38,6 +38,11 @@ impl Status {
         Status::InternalError,
     ];
 
+    /// The status a `status` cell names.
+    pub fn named(name: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Ok => "ok",

@@ -143,7 +143,7 @@ fn statuses(t: &Tally) -> Option<Chart> {
         count_bars(
             "How many rows got each status?",
             "rows",
-            t.status.keys().cloned().collect(),
+            t.status.keys().map(|s| s.as_str().to_string()).collect(),
             vec![(
                 "rows".to_string(),
                 t.status.values().map(|&v| v as f64).collect(),

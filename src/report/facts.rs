@@ -6,7 +6,7 @@ use crate::duplicates::DuplicateKind;
 use crate::go::{Color, Point};
 use crate::life::PerMethod;
 use crate::row::{
-    BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, PositionStats, SourceScore,
+    BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, PositionStats, SourceScore, Status,
 };
 use crate::score::{DeadSource, FinalStatus, PerSource};
 use crate::sgf::result::{How, Winner};
@@ -18,7 +18,7 @@ pub struct GameFacts {
     pub file: String,
     /// As the `game` column writes it (empty for a file-level row).
     pub game: String,
-    pub status: String,
+    pub status: Status,
     pub encoding: String,
     /// How the game repeats an earlier one (games.csv `duplicate_kind`), if it does.
     pub duplicate: Option<DuplicateKind>,
@@ -29,7 +29,7 @@ pub struct GameFacts {
 /// A game that was replayed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplayedFacts {
-    pub size: String,
+    pub size: u8,
     pub suicides: u64,
     pub ko_retakes: u64,
     pub setup: bool,
@@ -173,7 +173,7 @@ impl GameFacts {
         GameFacts {
             file: file.to_string(),
             game: g.game.map_or(String::new(), |i| i.to_string()),
-            status: g.status.as_str().to_string(),
+            status: g.status,
             encoding: a.encoding.map_or("", |e| e.0).to_string(),
             duplicate: g.duplicate.as_ref().map(|d| d.kind),
             replayed: g.size.map(|size| replayed(size, g)),
@@ -188,7 +188,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
     let engine_margin =
         |m: Option<f32>| crate::score::engine::record_margin(m, g.record.as_ref()).map(widen);
     ReplayedFacts {
-        size: size.to_string(),
+        size,
         suicides: p.suicides.into(),
         ko_retakes: p.ko_retakes.into(),
         setup: p.setup_stones > 0,

@@ -35,6 +35,15 @@ pub enum ReportError {
     /// A table lacks a column the report reads: written by another version, or edited.
     #[error("{table} has no column {column:?}: not a table this version writes")]
     Column { table: &'static str, column: String },
+    /// A cell that is not what its column holds: an edited table.
+    #[error("{table} line {line}, column {column}: {value:?} is not {want}")]
+    Cell {
+        table: &'static str,
+        line: u64,
+        column: &'static str,
+        value: String,
+        want: &'static str,
+    },
     #[error("cannot write {0}")]
     Write(String),
 }

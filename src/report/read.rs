@@ -14,11 +14,17 @@ use super::tally::Tally;
 use super::ReportError;
 use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
+use crate::row::Status;
 use crate::score::{DeadSource, FinalStatus, PerSource};
 use crate::sgf::result::{How, Winner};
 use crate::sink::{schemas, Field, Kind};
 
-type Reader = csv::Reader<Box<dyn Read>>;
+/// A table being read, with the columns whose cells are checked against their type.
+pub(super) struct Reader {
+    csv: csv::Reader<Box<dyn Read>>,
+    /// The columns the schema gives a number type.
+    numbers: Vec<Col>,
+}
 
 /// A table's header: column names to positions and to the types the writer's schema gives
 /// them, looked up once per table, not per row. A column the schema does not know cannot be
@@ -40,7 +46,13 @@ impl Columns {
             .enumerate()
             .filter_map(|(i, h)| {
                 let field = schema.iter().find(|f| f.name == h)?;
-                Some((h.to_string(), Col(i, field.kind)))
+                let col = Col {
+                    at: i,
+                    kind: field.kind,
+                    name: field.name,
+                    table,
+                };
+                Some((h.to_string(), col))
             })
             .collect();
         Columns { table, index }
@@ -57,7 +69,7 @@ impl Columns {
     }
 
     fn cols<const N: usize>(&self, names: [&str; N]) -> Result<[Col; N], ReportError> {
-        let mut out = [Col(0, Kind::Text); N];
+        let mut out = [Col::NONE; N];
         for (o, n) in out.iter_mut().zip(names) {
             *o = self.col(n)?;
         }
@@ -72,34 +84,110 @@ impl Columns {
     }
 }
 
-/// One column of a table, and the type its values are written with. Each reader below reads
+/// One column of a table: where it is in the header, the type the schema gives its values,
+/// and its name and table, to name a cell that is not of that type. Each reader below reads
 /// one type; debug builds check that the schema agrees.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Col(usize, Kind);
+struct Col {
+    at: usize,
+    kind: Kind,
+    name: &'static str,
+    table: &'static str,
+}
 
 impl Col {
+    /// A placeholder, replaced before use.
+    const NONE: Col = Col {
+        at: 0,
+        kind: Kind::Text,
+        name: "",
+        table: "",
+    };
+
     fn get(self, row: &csv::StringRecord) -> &str {
-        row.get(self.0).unwrap_or("")
+        row.get(self.at).unwrap_or("")
     }
 
     fn text(self, row: &csv::StringRecord) -> String {
         self.get(row).to_string()
     }
 
-    fn num(self, row: &csv::StringRecord) -> u64 {
-        debug_assert_eq!(self.1, Kind::Int, "column {} read as a number", self.0);
-        self.get(row).parse().unwrap_or(0)
+    /// The error of a cell that is not what the schema says the column holds.
+    fn malformed(self, row: &csv::StringRecord, want: &'static str) -> ReportError {
+        ReportError::Cell {
+            table: self.table,
+            line: row.position().map_or(0, |p| p.line()),
+            column: self.name,
+            value: self.get(row).chars().take(40).collect(),
+            want,
+        }
     }
 
-    fn flag(self, row: &csv::StringRecord) -> bool {
-        debug_assert_eq!(self.1, Kind::Int, "column {} read as a flag", self.0);
-        self.get(row) == "1"
+    /// Checks that the cell is empty or of the column's type.
+    fn check(self, row: &csv::StringRecord) -> Result<(), ReportError> {
+        let v = self.get(row);
+        let ok = match self.kind {
+            Kind::Text => true,
+            Kind::Int => {
+                let digits = v.strip_prefix('-').unwrap_or(v);
+                v.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            }
+            Kind::Float => v.is_empty() || v.parse::<f64>().is_ok_and(f64::is_finite),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.malformed(row, self.kind.described()))
+        }
     }
 
-    /// A margin: the tables write f32s, read back here as the typed rows widen them.
-    fn margin(self, row: &csv::StringRecord) -> Option<f64> {
-        debug_assert_eq!(self.1, Kind::Float, "column {} read as a margin", self.0);
-        self.get(row).parse::<f32>().ok().map(f64::from)
+    /// A whole number the writer always writes in the rows read.
+    fn num(self, row: &csv::StringRecord) -> Result<u64, ReportError> {
+        debug_assert_eq!(
+            self.kind,
+            Kind::Int,
+            "column {} read as a number",
+            self.name
+        );
+        self.get(row)
+            .parse()
+            .map_err(|_| self.malformed(row, "a whole number"))
+    }
+
+    /// A 0/1 flag; empty where the row has no value (read as 0).
+    fn flag(self, row: &csv::StringRecord) -> Result<bool, ReportError> {
+        debug_assert_eq!(self.kind, Kind::Int, "column {} read as a flag", self.name);
+        match self.get(row) {
+            "1" => Ok(true),
+            "0" | "" => Ok(false),
+            _ => Err(self.malformed(row, "0 or 1")),
+        }
+    }
+
+    /// A 0/1 flag, `None` where empty.
+    fn opt_flag(self, row: &csv::StringRecord) -> Result<Option<bool>, ReportError> {
+        match self.get(row) {
+            "" => Ok(None),
+            _ => self.flag(row).map(Some),
+        }
+    }
+
+    /// A margin, `None` where empty: the tables write f32s, read back here as the typed rows
+    /// widen them.
+    fn margin(self, row: &csv::StringRecord) -> Result<Option<f64>, ReportError> {
+        debug_assert_eq!(
+            self.kind,
+            Kind::Float,
+            "column {} read as a margin",
+            self.name
+        );
+        match self.get(row) {
+            "" => Ok(None),
+            v => v
+                .parse::<f32>()
+                .map(|m| Some(f64::from(m)))
+                .map_err(|_| self.malformed(row, "a number")),
+        }
     }
 
     fn points(self, row: &csv::StringRecord) -> Vec<String> {
@@ -120,18 +208,34 @@ fn open(dir: &Path, table: &'static str) -> Result<(Reader, Columns), ReportErro
         .headers()
         .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
     let cols = Columns::new(table, headers.iter());
-    Ok((r, cols))
+    let numbers = cols
+        .index
+        .values()
+        .filter(|c| c.kind != Kind::Text)
+        .copied()
+        .collect();
+    Ok((Reader { csv: r, numbers }, cols))
 }
 
-/// Reads the next row of `table` into `row`; false at the end.
+/// Reads the next row of `table` into `row`; false at the end. A cell that is not of its
+/// column's type is an error naming it, whether the report reads that column or not: an
+/// edited table is never read as something else.
 fn next_row(
     r: &mut Reader,
     row: &mut csv::StringRecord,
     dir: &Path,
     table: &str,
 ) -> Result<bool, ReportError> {
-    r.read_record(row)
-        .map_err(|e| ReportError::Read(format!("{}: {e}", dir.join(table).display())))
+    let more = r
+        .csv
+        .read_record(row)
+        .map_err(|e| ReportError::Read(format!("{}: {e}", dir.join(table).display())))?;
+    if more {
+        for c in &r.numbers {
+            c.check(row)?;
+        }
+    }
+    Ok(more)
 }
 
 /// The games.csv columns the report reads.
@@ -222,7 +326,7 @@ impl GameCols {
         let katago_lead = c.col("margin_katago_lead")?;
         let katago_score = c.col("margin_katago_score")?;
         let dt = c.col("DT")?;
-        let mut margins = PerSource([[Col(0, Kind::Text); 3]; 4]);
+        let mut margins = PerSource([[Col::NONE; 3]; 4]);
         for s in DeadSource::ALL {
             let n = s.name();
             margins[s] = [
@@ -272,59 +376,87 @@ impl GameCols {
         })
     }
 
-    fn facts(&self, row: &csv::StringRecord) -> GameFacts {
+    fn facts(&self, row: &csv::StringRecord) -> Result<GameFacts, ReportError> {
         let size = self.size.get(row);
-        GameFacts {
+        let replayed = if size.is_empty() {
+            None
+        } else {
+            Some(self.replayed(row)?)
+        };
+        Ok(GameFacts {
             file: self.file.text(row),
             game: self.game.text(row),
-            status: self.status.text(row),
+            status: Status::named(self.status.get(row))
+                .ok_or_else(|| self.status.malformed(row, "a status"))?,
             encoding: self.encoding.text(row),
             duplicate: duplicate_kind(self.duplicate.get(row)),
-            replayed: (!size.is_empty()).then(|| ReplayedFacts {
-                size: size.to_string(),
-                suicides: self.suicides.num(row),
-                ko_retakes: self.ko_retakes.num(row),
-                setup: self.setup_stones.num(row) > 0,
-                rules: self.rules.text(row),
-                how: How::named(self.how.get(row)).unwrap_or(How::Unknown),
-                winner: Winner::named(self.winner.get(row)).unwrap_or(Winner::Unknown),
-                re: self.re.text(row),
-                re_parsed: self.re_parsed.flag(row),
-                re_margin: self.margin.margin(row),
-                era: Era::of(self.dt.get(row)),
-                benson_territory: self.benson_territory.map(|c| c.num(row)),
-                benson_stones: self.benson_stones.map(|c| c.num(row)),
-                score: (!self.score_source.get(row).is_empty()).then(|| ScoreFacts {
-                    has_markup: self.has_markup.flag(row),
-                    dead_markup: self.dead_markup.points(row),
-                    dead_estimate: self.dead_estimate.points(row),
-                    dead_katago: self.dead_katago.points(row),
-                    katago_lead: self.katago_lead.margin(row),
-                    katago_score: self.katago_score.margin(row),
-                    margins: PerSource(self.margins.0.map(|[rules, territory, area]| {
-                        SourceMargins {
-                            rules: rules.margin(row),
-                            territory: territory.margin(row),
-                            area: area.margin(row),
-                        }
-                    })),
-                    suspicious: self.suspicious.flag(row),
-                    unscorable: !self.unscorable.get(row).is_empty(),
-                    unsure: !self.finish_unsure.get(row).is_empty(),
-                    count_contradicts: self.count_contradicts.flag(row),
-                    re_no_area_count: match self.re_no_area_count.get(row) {
-                        "" => None,
-                        v => Some(v == "1"),
-                    },
-                    markup_doubt: !self.markup_doubt.get(row).is_empty(),
-                    final_source: DeadSource::named(self.final_source.get(row)),
-                    finished_moves: self.finished_moves.text(row),
-                    benson_low: self.benson_low.text(row),
-                    benson_high: self.benson_high.text(row),
-                    area: self.area.map(|c| c.num(row)),
-                }),
-            }),
+            replayed,
+        })
+    }
+
+    fn replayed(&self, row: &csv::StringRecord) -> Result<ReplayedFacts, ReportError> {
+        let score = if self.score_source.get(row).is_empty() {
+            None
+        } else {
+            Some(self.score(row)?)
+        };
+        Ok(ReplayedFacts {
+            size: self
+                .size
+                .get(row)
+                .parse()
+                .map_err(|_| self.size.malformed(row, "a board size"))?,
+            suicides: self.suicides.num(row)?,
+            ko_retakes: self.ko_retakes.num(row)?,
+            setup: self.setup_stones.num(row)? > 0,
+            rules: self.rules.text(row),
+            how: How::named(self.how.get(row)).unwrap_or(How::Unknown),
+            winner: Winner::named(self.winner.get(row)).unwrap_or(Winner::Unknown),
+            re: self.re.text(row),
+            re_parsed: self.re_parsed.flag(row)?,
+            re_margin: self.margin.margin(row)?,
+            era: Era::of(self.dt.get(row)),
+            benson_territory: [
+                self.benson_territory[0].num(row)?,
+                self.benson_territory[1].num(row)?,
+            ],
+            benson_stones: [
+                self.benson_stones[0].num(row)?,
+                self.benson_stones[1].num(row)?,
+            ],
+            score,
+        })
+    }
+
+    fn score(&self, row: &csv::StringRecord) -> Result<ScoreFacts, ReportError> {
+        let mut margins = PerSource::<SourceMargins>::default();
+        for (s, [rules, territory, area]) in self.margins.iter() {
+            margins[s] = SourceMargins {
+                rules: rules.margin(row)?,
+                territory: territory.margin(row)?,
+                area: area.margin(row)?,
+            };
         }
+        Ok(ScoreFacts {
+            has_markup: self.has_markup.flag(row)?,
+            dead_markup: self.dead_markup.points(row),
+            dead_estimate: self.dead_estimate.points(row),
+            dead_katago: self.dead_katago.points(row),
+            katago_lead: self.katago_lead.margin(row)?,
+            katago_score: self.katago_score.margin(row)?,
+            margins,
+            suspicious: self.suspicious.flag(row)?,
+            unscorable: !self.unscorable.get(row).is_empty(),
+            unsure: !self.finish_unsure.get(row).is_empty(),
+            count_contradicts: self.count_contradicts.flag(row)?,
+            re_no_area_count: self.re_no_area_count.opt_flag(row)?,
+            markup_doubt: !self.markup_doubt.get(row).is_empty(),
+            final_source: DeadSource::named(self.final_source.get(row)),
+            finished_moves: self.finished_moves.text(row),
+            benson_low: self.benson_low.text(row),
+            benson_high: self.benson_high.text(row),
+            area: [self.area[0].num(row)?, self.area[1].num(row)?],
+        })
     }
 }
 
@@ -349,7 +481,7 @@ impl BlockCols {
     pub(super) fn of(c: &Columns) -> Result<BlockCols, ReportError> {
         let [file, game, colour, anchor, stones] =
             c.cols(["file", "game", "colour", "anchor", "stones"])?;
-        let mut alive = PerMethod([Col(0, Kind::Text); 5]);
+        let mut alive = PerMethod([Col::NONE; 5]);
         for m in Method::ALL {
             alive[m] = c.col(m.name())?;
         }
@@ -433,7 +565,7 @@ impl Tally {
         let c = GameCols::of(&c)?;
         let mut row = csv::StringRecord::new();
         while next_row(&mut r, &mut row, dir, "games.csv")? {
-            t.add_game(&c.facts(&row));
+            t.add_game(&c.facts(&row)?);
         }
         t.read_blocks(dir)?;
         let (mut r, c) = open(dir, "chains.csv")?;
@@ -445,20 +577,20 @@ impl Tally {
                     w.strip_prefix(crate::sink::blocks::WORD_MARK)
                         .map_or(w.clone(), str::to_string)
                 },
-                closed: closed.flag(&row),
-                grammar: grammar.flag(&row),
-                mp95_all: mp95.flag(&row),
-                mpfix_all: mpfix.flag(&row),
+                closed: closed.flag(&row)?,
+                grammar: grammar.flag(&row)?,
+                mp95_all: mp95.flag(&row)?,
+                mpfix_all: mpfix.flag(&row)?,
             });
         }
         let (mut r, c) = open(dir, "big_eyes.csv")?;
         let [size, shape, owner, opponent, classified] = BigEyeCols::of(&c)?.0;
         while next_row(&mut r, &mut row, dir, "big_eyes.csv")? {
             t.add_big_eye(&BigEyeFacts {
-                size: size.num(&row) as u32,
+                size: size.num(&row)? as u32,
                 shape: shape.text(&row),
-                worth: (owner.num(&row) as u32, opponent.num(&row) as u32),
-                classified: classified.flag(&row),
+                worth: (owner.num(&row)? as u32, opponent.num(&row)? as u32),
+                classified: classified.flag(&row)?,
             });
         }
         Ok(t)
@@ -510,13 +642,17 @@ impl Tally {
             if repeat {
                 continue;
             }
+            let mut alive = PerMethod([false; 5]);
+            for (a, c) in alive.0.iter_mut().zip(c.alive.0) {
+                *a = c.flag(&row)?;
+            }
             let facts = BlockFacts {
                 file: &key.0,
                 game: Label::Text(&key.1),
                 white: c.colour.get(&row) == "W",
                 anchor: Label::Text(c.anchor.get(&row)),
-                stones: c.stones.num(&row),
-                alive: PerMethod(c.alive.0.map(|m| m.flag(&row))),
+                stones: c.stones.num(&row)?,
+                alive,
                 final_status: FinalStatus::ALL
                     .into_iter()
                     .find(|f| f.as_str() == c.final_status.get(&row)),

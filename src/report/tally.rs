@@ -9,7 +9,7 @@ use super::facts::{
 };
 use crate::duplicates::DuplicateKind;
 use crate::life::{Method, PerMethod};
-use crate::row::FileAnalysis;
+use crate::row::{FileAnalysis, Status};
 use crate::score::{DeadSource, FinalStatus, PerSource};
 use crate::sgf::result::{How, Winner};
 use crate::sum::{summable, Same, Summable};
@@ -124,7 +124,7 @@ summable! {
         pub error: BTreeMap<i32, u32>,
         /// `(compared, exact)` by rules, by board size and by era.
         pub by_rules: BTreeMap<String, (u64, u64)>,
-        pub by_size: BTreeMap<String, (u64, u64)>,
+        pub by_size: BTreeMap<u8, (u64, u64)>,
         pub by_era: BTreeMap<Era, (u64, u64)>,
     }
 }
@@ -149,8 +149,10 @@ impl SourceSums {
             }
         }
         *self.error.entry((m - want).round() as i32).or_default() += 1;
-        for (map, key) in [(&mut self.by_rules, &r.rules), (&mut self.by_size, &r.size)] {
-            let e = map.entry(key.clone()).or_default();
+        for e in [
+            self.by_rules.entry(r.rules.clone()).or_default(),
+            self.by_size.entry(r.size).or_default(),
+        ] {
             e.0 += 1;
             e.1 += u64::from(exact);
         }
@@ -306,8 +308,8 @@ summable! {
     pub struct Tally {
         pub rows: u64,
         pub files: Files,
-        pub status: BTreeMap<String, u64>,
-        pub sizes: BTreeMap<String, u64>,
+        pub status: BTreeMap<Status, u64>,
+        pub sizes: BTreeMap<u8, u64>,
         /// `(how, winner)` of the games with an RE.
         pub endings: BTreeMap<(String, String), u64>,
         pub encodings: BTreeMap<String, u64>,
@@ -410,7 +412,7 @@ impl Tally {
     pub fn add_game(&mut self, g: &GameFacts) {
         self.rows += 1;
         self.files.add(&g.file);
-        *self.status.entry(g.status.clone()).or_default() += 1;
+        *self.status.entry(g.status).or_default() += 1;
         if !g.encoding.is_empty() {
             *self.encodings.entry(g.encoding.clone()).or_default() += 1;
         }
@@ -421,7 +423,7 @@ impl Tally {
         let Some(r) = &g.replayed else {
             return;
         };
-        *self.sizes.entry(r.size.clone()).or_default() += 1;
+        *self.sizes.entry(r.size).or_default() += 1;
         self.suicides += r.suicides;
         self.ko_retakes += r.ko_retakes;
         self.setup_games += u64::from(r.setup);
@@ -651,7 +653,7 @@ impl Tally {
         push("rows", "", "", self.rows);
         push("files", "", "", self.files.count);
         for (s, n) in &self.status {
-            push("games", "", &format!("status:{s}"), *n);
+            push("games", "", &format!("status:{}", s.as_str()), *n);
         }
         for (s, n) in &self.sizes {
             push("games", "", &format!("size:{s}"), *n);
@@ -887,11 +889,11 @@ mod tests {
         GameFacts {
             file: file.into(),
             game: "0".into(),
-            status: "ok".into(),
+            status: Status::Ok,
             encoding: "UTF-8".into(),
             duplicate: None,
             replayed: Some(super::super::facts::ReplayedFacts {
-                size: "19".into(),
+                size: 19,
                 suicides: 0,
                 ko_retakes: 1,
                 setup: false,
@@ -1027,20 +1029,20 @@ mod tests {
         t.add_game(&GameFacts {
             file: "b.sgf".into(),
             game: String::new(),
-            status: "parse_error".into(),
+            status: Status::ParseError,
             encoding: String::new(),
             duplicate: None,
             replayed: None,
         });
         assert_eq!((t.rows, t.files.count), (3, 2));
-        assert_eq!(t.status.get("ok"), Some(&2));
-        assert_eq!(t.status.get("parse_error"), Some(&1));
+        assert_eq!(t.status.get(&Status::Ok), Some(&2));
+        assert_eq!(t.status.get(&Status::ParseError), Some(&1));
         assert_eq!(t.encodings.get("UTF-8"), Some(&2));
         assert_eq!(t.life.get(Ending::Resign).games, 1);
         assert_eq!(t.life.get(Ending::Other).games, 1);
         assert_eq!(t.life.all.benson_territory, [6, 0]);
         assert_eq!(t.ko_retakes, 2);
-        assert_eq!(t.sizes.get("19"), Some(&2));
+        assert_eq!(t.sizes.get(&19), Some(&2));
     }
 
     /// A later copy of a game is a row of its status, and counts nowhere else.
@@ -1052,9 +1054,9 @@ mod tests {
         copy.duplicate = Some(DuplicateKind::Prefix);
         t.add_game(&copy);
         assert_eq!((t.rows, t.files.count), (2, 2));
-        assert_eq!(t.status.get("ok"), Some(&2));
+        assert_eq!(t.status.get(&Status::Ok), Some(&2));
         assert_eq!(t.duplicates.get(&DuplicateKind::Prefix), Some(&1));
-        assert_eq!(t.sizes.get("19"), Some(&1));
+        assert_eq!(t.sizes.get(&19), Some(&1));
         let mut once = Tally::default();
         once.add_game(&scored("a.sgf", 2.5, 2.5, 3.5));
         assert_eq!(t.sources, once.sources);

@@ -5,7 +5,7 @@
 
 use std::io;
 
-use super::schema::{Field, Kind};
+use super::schema::{Field, Lines};
 use super::table::Table;
 use crate::life::LifeTotals;
 use crate::row::{FileAnalysis, GameRow, PositionStats, ScoreRow, SourceScore};
@@ -40,31 +40,20 @@ impl GameLine<'_> {
     }
 }
 
-/// One column of games.csv.
-pub struct Column {
-    pub name: &'static str,
-    pub kind: Kind,
-    write: fn(&mut Table, &GameLine<'_>),
+/// The lines games.csv is written from.
+pub struct Games;
+
+impl Lines for Games {
+    type Line<'a> = GameLine<'a>;
 }
 
-/// A column: its name and an expression of `$t: &mut Table` and `$g: &GameLine` that writes
-/// exactly one field; or its name, a writer of a source's field and the source.
+/// One column of games.csv.
+pub type Column = super::schema::Column<Games>;
+
+/// A games.csv column (`schema::col!` for `GameLine`).
 macro_rules! col {
-    ($name:literal: $kind:ident, $write:ident, $source:expr) => {
-        Column {
-            name: $name,
-            kind: Kind::$kind,
-            write: |t: &mut Table, g: &GameLine<'_>| $write(t, g, $source),
-        }
-    };
-    ($name:literal: $kind:ident, |$t:ident, $g:ident| $body:expr) => {
-        Column {
-            name: $name,
-            kind: Kind::$kind,
-            write: |$t: &mut Table, $g: &GameLine<'_>| {
-                $body;
-            },
-        }
+    ($($t:tt)*) => {
+        super::schema::col!(Games, GameLine<'_>; $($t)*)
     };
 }
 
@@ -382,13 +371,7 @@ pub fn header() -> Vec<&'static str> {
 
 /// The columns of games.csv with their types.
 pub fn fields() -> Vec<Field> {
-    COLUMNS
-        .iter()
-        .map(|c| Field {
-            name: c.name,
-            kind: c.kind,
-        })
-        .collect()
+    super::schema::fields(COLUMNS)
 }
 
 /// Writes the games.csv rows of one file.
@@ -405,10 +388,7 @@ pub fn write_rows(
             analysis,
             game,
         };
-        for c in COLUMNS {
-            (c.write)(t, &line);
-        }
-        t.end_row()?;
+        super::schema::write_row(t, COLUMNS, &line)?;
     }
     Ok(())
 }

@@ -27,9 +27,9 @@ use crate::row::FileAnalysis;
 pub fn schemas() -> [(&'static str, Vec<Field>); 4] {
     [
         ("games.csv", games::fields()),
-        ("blocks.csv", BLOCK_COLUMNS.to_vec()),
-        ("chains.csv", CHAIN_COLUMNS.to_vec()),
-        ("big_eyes.csv", BIG_EYE_COLUMNS.to_vec()),
+        ("blocks.csv", schema::fields(BLOCK_COLUMNS)),
+        ("chains.csv", schema::fields(CHAIN_COLUMNS)),
+        ("big_eyes.csv", schema::fields(BIG_EYE_COLUMNS)),
     ]
 }
 
@@ -55,9 +55,9 @@ impl Outputs {
         };
         Ok(Outputs {
             games: open("games.csv", &games::fields())?,
-            blocks: open("blocks.csv", BLOCK_COLUMNS)?,
-            chains: open("chains.csv", CHAIN_COLUMNS)?,
-            big_eyes: open("big_eyes.csv", BIG_EYE_COLUMNS)?,
+            blocks: open("blocks.csv", &schema::fields(BLOCK_COLUMNS))?,
+            chains: open("chains.csv", &schema::fields(CHAIN_COLUMNS))?,
+            big_eyes: open("big_eyes.csv", &schema::fields(BIG_EYE_COLUMNS))?,
         })
     }
 

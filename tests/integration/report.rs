@@ -111,6 +111,46 @@ fn report_refuses_blocks_of_games_games_csv_lacks() {
     assert!(err.contains("not in games.csv"), "{err}");
 }
 
+/// An edited table whose cell is not of its column's type is refused, naming the table, the
+/// line and the column, whether the report reads that column or not; never read as 0.
+#[test]
+fn report_names_a_malformed_cell() {
+    let env = TestEnv::new();
+    env.write("counted.sgf", COUNTED);
+    env.analyze("out", 1);
+    let path = env.dir.path().join("out/games.csv");
+    let mut r = csv::Reader::from_path(&path).unwrap();
+    let header = r.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    for (column, bad) in [
+        ("stones_b", "abc"),
+        ("margin_none", "W+3"),
+        ("suspicious", "yes"),
+    ] {
+        let at = header.iter().position(|h| h == column).unwrap();
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        w.write_record(&header).unwrap();
+        for row in &rows {
+            let cells: Vec<&str> = row
+                .iter()
+                .enumerate()
+                .map(|(i, v)| if i == at { bad } else { v })
+                .collect();
+            w.write_record(&cells).unwrap();
+        }
+        w.flush().unwrap();
+        let o = env.run(&["report", "out", "--edited"]);
+        assert_eq!(o.status.code(), Some(2), "{column}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "games.csv line 2, column {column}: \"{bad}\" is not"
+            )),
+            "{err}"
+        );
+    }
+}
+
 /// `report` from another folder takes the manifest's relative inputs from where the run
 /// was started, not from where it is, even where records of the same names lie; and a record
 /// replaced since the run is not drawn, which the report says.

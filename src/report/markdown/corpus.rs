@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use super::plot;
 use crate::report::diagrams::Figures;
 use crate::report::tally::Tally;
+use crate::row::Status;
 
 pub(super) fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
     let _ = writeln!(w, "## Corpus\n");
@@ -22,12 +23,10 @@ pub(super) fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
     );
     let _ = writeln!(w, "| status | rows |\n|---|---:|");
     for (k, v) in &t.status {
-        let _ = writeln!(w, "| {k} | {v} |");
+        let _ = writeln!(w, "| {} | {v} |", k.as_str());
     }
     let _ = writeln!(w, "\n| board size | games |\n|---|---:|");
-    let mut sizes: Vec<_> = t.sizes.iter().collect();
-    sizes.sort_by_key(|(k, _)| (k.parse::<u32>().unwrap_or(u32::MAX), k.as_str()));
-    for (k, v) in sizes {
+    for (k, v) in &t.sizes {
         let _ = writeln!(w, "| {k}×{k} | {v} |");
     }
     let _ = writeln!(w, "\n| encoding | rows |\n|---|---:|");
@@ -56,7 +55,7 @@ pub(super) fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
         t.suicides,
         t.ko_retakes,
         t.setup_games,
-        t.status.get("illegal_move").copied().unwrap_or(0)
+        t.status.get(&Status::IllegalMove).copied().unwrap_or(0)
     );
 }
 
@@ -89,8 +88,8 @@ mod tests {
     fn the_corpus_tables_list_what_was_read() {
         let t = Tally {
             rows: 5,
-            status: [("ok".to_string(), 4), ("parse_error".to_string(), 1)].into(),
-            sizes: [("9".to_string(), 1), ("19".to_string(), 3)].into(),
+            status: [(Status::Ok, 4), (Status::ParseError, 1)].into(),
+            sizes: [(9, 1), (19, 3)].into(),
             ..Tally::default()
         };
         let mut w = String::new();

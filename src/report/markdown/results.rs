@@ -118,31 +118,35 @@ fn exact_by(w: &mut String, rows: &[(&str, &SourceSums)]) {
     let names: Vec<&str> = rows.iter().map(|&(name, _)| name).collect();
     let _ = writeln!(w, "| | {} |", names.join(" | "));
     let _ = writeln!(w, "|---|{}", "---:|".repeat(names.len()));
-    let mut keys: Vec<(String, String)> = Vec::new();
+    /// A row of the table: a ruleset, or a board size.
+    #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+    enum Key {
+        Rules(String),
+        Size(u8),
+    }
+    let mut keys: Vec<Key> = Vec::new();
     for (_, s) in rows {
-        for k in s.by_rules.keys() {
-            keys.push(("rules".into(), k.clone()));
-        }
-        for k in s.by_size.keys() {
-            keys.push(("size".into(), k.clone()));
-        }
+        keys.extend(s.by_rules.keys().cloned().map(Key::Rules));
+        keys.extend(s.by_size.keys().copied().map(Key::Size));
     }
     keys.sort();
     keys.dedup();
-    for (kind, key) in keys {
+    for key in keys {
         let cells: Vec<String> = rows
             .iter()
             .map(|(_, s)| {
-                let map = if kind == "rules" {
-                    &s.by_rules
-                } else {
-                    &s.by_size
-                };
-                map.get(&key)
-                    .map_or("–".into(), |(n, e)| format!("{} of {n}", pct(*e, *n)))
+                match &key {
+                    Key::Rules(r) => s.by_rules.get(r),
+                    Key::Size(n) => s.by_size.get(n),
+                }
+                .map_or("–".into(), |(n, e)| format!("{} of {n}", pct(*e, *n)))
             })
             .collect();
-        let _ = writeln!(w, "| {kind} {key} | {} |", cells.join(" | "));
+        let name = match &key {
+            Key::Rules(r) => format!("rules {r}"),
+            Key::Size(n) => format!("size {n}"),
+        };
+        let _ = writeln!(w, "| {name} | {} |", cells.join(" | "));
     }
     let eras: std::collections::BTreeSet<Era> = rows
         .iter()
