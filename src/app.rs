@@ -270,7 +270,7 @@ pub fn analyze(
     stage::check_out(&config.out)?;
     // Held until the run returns, after its outputs are committed or removed.
     let lock = OutputLock::acquire(&config.out)?;
-    let stale = lock.remove_stale()?;
+    let stale = crate::sink::remove_stale(&lock)?;
     let staged = Stage::new(&config.out).map_err(|source| FolderError::CannotWrite {
         dir: config.out.clone(),
         source,
@@ -431,7 +431,7 @@ pub fn rebuild_report(
     // Taken before the folder is read: a commit a killed run left half done is finished or
     // undone first, and no run changes the tables while they are read.
     let lock = OutputLock::acquire(dir)?;
-    let stale = lock.remove_stale()?;
+    let stale = crate::sink::remove_stale(&lock)?;
     // The tables must be the run's (unless edited on purpose); the report's own files are
     // what this rebuilds.
     let tables = |f: &str| !edited && stage::TABLES.contains(&f);

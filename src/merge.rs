@@ -42,7 +42,7 @@ pub fn merge(
     crate::app::create_out(out)?;
     stage::check_out(out)?;
     let lock = OutputLock::acquire(out)?;
-    let stale = lock.remove_stale()?;
+    let stale = crate::sink::remove_stale(&lock)?;
     let write_err = |e: std::io::Error| AppError::write(out)(e);
     let staged = Stage::new(out).map_err(write_err)?;
     for (name, columns) in tables() {
@@ -102,7 +102,7 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
         // holding its lock, as the next run into it would.
         if dir.join(stage::JOURNAL).exists() {
             let lock = OutputLock::acquire(dir)?;
-            lock.remove_stale()?;
+            crate::sink::remove_stale(&lock)?;
         }
         let m = stage::verify(dir, &|_| true)?;
         let shard: Shard = m.get("shard").unwrap_or("").parse().map_err(|_| {

@@ -43,6 +43,7 @@ pub fn stop_on_signals() -> Arc<AtomicI32> {
                     .is_err()
                 {
                     livingblocks::sink::stage::remove_live_stages();
+                    livingblocks::sink::lock::remove_held();
                     std::process::exit(i32::from(exit::interrupted(signal)));
                 }
             }

@@ -182,7 +182,7 @@ fn locate(file: &Path) -> Result<(std::path::PathBuf, String), AppError> {
         |p: &Path| livingblocks::source::name_of(p.file_name().unwrap_or(p.as_os_str()).as_bytes());
     let unescaped = |text: &str| {
         std::path::PathBuf::from(std::ffi::OsString::from_vec(
-            livingblocks::source::list::unescape(text),
+            livingblocks::source::unescape(text),
         ))
     };
     let text = file.to_string_lossy();

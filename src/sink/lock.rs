@@ -39,15 +39,6 @@ fn is_current(path: &Path, file: &File) -> bool {
     }
 }
 
-/// The tables and the manifest, whose temporary files (`NAME.XXXXXX.tmp`) are this tool's.
-const OWN: [&str; 5] = [
-    "games.csv",
-    "blocks.csv",
-    "chains.csv",
-    "big_eyes.csv",
-    "manifest.tsv",
-];
-
 /// An output folder held for writing; released (and its lock file removed) when dropped.
 pub struct OutputLock {
     path: PathBuf,
@@ -55,6 +46,11 @@ pub struct OutputLock {
 }
 
 impl OutputLock {
+    /// The folder held.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+
     /// Takes the folder, or says which folder another run holds.
     pub fn acquire(dir: &Path) -> Result<OutputLock, FolderError> {
         let path = dir.join(LOCK_FILE);
@@ -92,51 +88,6 @@ impl OutputLock {
         }
         Err(FolderError::Contended(dir.to_path_buf()))
     }
-
-    /// Finishes or undoes a commit a killed run left half done (`stage::recover`), then
-    /// removes the temporary tables and stage folders a killed run left in the folder.
-    pub fn remove_stale(&self) -> Result<Cleanup, FolderError> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        let recovered = super::stage::recover(dir).map_err(|source| FolderError::Recovery {
-            dir: dir.to_path_buf(),
-            source,
-        })?;
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return Ok(Cleanup {
-                recovered,
-                removed: Vec::new(),
-            });
-        };
-        let mut removed: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-                name.is_some_and(|n| {
-                    (n.ends_with(".tmp") && OWN.iter().any(|own| n.starts_with(&format!("{own}."))))
-                        || (n.starts_with(super::stage::STAGE_PREFIX) && p.is_dir())
-                })
-            })
-            .filter(|p| {
-                if p.is_dir() {
-                    std::fs::remove_dir_all(p).is_ok()
-                } else {
-                    std::fs::remove_file(p).is_ok()
-                }
-            })
-            .collect();
-        removed.sort();
-        Ok(Cleanup { recovered, removed })
-    }
-}
-
-/// What a run found and cleared in its output folder before writing.
-#[derive(Clone, Debug, Default)]
-pub struct Cleanup {
-    /// A commit a killed run left half done, finished or undone.
-    pub recovered: Option<super::stage::Recovery>,
-    /// Temporary tables and stage folders removed.
-    pub removed: Vec<PathBuf>,
 }
 
 impl Drop for OutputLock {
@@ -183,29 +134,5 @@ mod tests {
         assert!(!is_current(&path, &late));
         assert!(is_current(&path, third.file.as_ref().unwrap()));
         assert!(OutputLock::acquire(dir.path()).is_err_and(|e| matches!(e, FolderError::Busy(_))));
-    }
-
-    #[test]
-    fn stale_temporary_tables_are_removed_and_nothing_else() {
-        let dir = tempfile::tempdir().unwrap();
-        for name in [
-            "games.csv.a1B2c3.tmp",
-            "manifest.tsv.x.tmp",
-            "mine.tmp",
-            "games.csv",
-        ] {
-            std::fs::write(dir.path().join(name), "x").unwrap();
-        }
-        let lock = OutputLock::acquire(dir.path()).unwrap();
-        let removed: Vec<String> = lock
-            .remove_stale()
-            .unwrap()
-            .removed
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(removed, ["games.csv.a1B2c3.tmp", "manifest.tsv.x.tmp"]);
-        assert!(dir.path().join("mine.tmp").exists());
-        assert!(dir.path().join("games.csv").exists());
     }
 }

@@ -13,10 +13,10 @@ pub mod table;
 
 pub use blocks::{BIG_EYE_COLUMNS, BLOCK_COLUMNS, CHAIN_COLUMNS};
 pub use error::FolderError;
-pub use lock::{Cleanup, OutputLock};
+pub use lock::OutputLock;
 pub use manifest::Manifest;
 pub use schema::{Field, Kind};
-pub use stage::{CommitError, Stage};
+pub use stage::{remove_stale, Cleanup, CommitError, Stage};
 pub use stats::RunStats;
 pub use table::Table;
 

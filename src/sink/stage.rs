@@ -13,6 +13,7 @@ use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
 
+use super::lock::OutputLock;
 use super::Manifest;
 
 /// The prefix of a stage folder inside DIR; a killed run's is removed by the next run.
@@ -74,8 +75,8 @@ fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// Attempts at removing a stage folder that writers are still filling.
 const REMOVE_TRIES: usize = 20;
 
-/// Removes this process's stage folders and the lock files it holds:
-/// what a second signal does before ending the process (which runs no destructor).
+/// Removes this process's stage folders: what a second signal does before ending the process
+/// (which runs no destructor), with `lock::remove_held`.
 pub fn remove_live_stages() {
     for p in live().iter() {
         // The run's writers may still add files while the folder is walked, which makes the
@@ -86,7 +87,61 @@ pub fn remove_live_stages() {
             }
         }
     }
-    super::lock::remove_held();
+}
+
+/// The tables and the manifest, whose temporary files (`NAME.XXXXXX.tmp`) are this tool's.
+const OWN: [&str; 5] = [
+    "games.csv",
+    "blocks.csv",
+    "chains.csv",
+    "big_eyes.csv",
+    "manifest.tsv",
+];
+
+/// Finishes or undoes a commit a killed run left half done (`recover`), then removes the
+/// temporary tables and stage folders a killed run left in the folder `lock` holds (held, so
+/// that no run is writing them).
+pub fn remove_stale(lock: &OutputLock) -> Result<Cleanup, FolderError> {
+    let dir = lock.dir();
+    let recovered = recover(dir).map_err(|source| FolderError::Recovery {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Cleanup {
+            recovered,
+            removed: Vec::new(),
+        });
+    };
+    let mut removed: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            name.is_some_and(|n| {
+                (n.ends_with(".tmp") && OWN.iter().any(|own| n.starts_with(&format!("{own}."))))
+                    || (n.starts_with(STAGE_PREFIX) && p.is_dir())
+            })
+        })
+        .filter(|p| {
+            if p.is_dir() {
+                std::fs::remove_dir_all(p).is_ok()
+            } else {
+                std::fs::remove_file(p).is_ok()
+            }
+        })
+        .collect();
+    removed.sort();
+    Ok(Cleanup { recovered, removed })
+}
+
+/// What a run found and cleared in its output folder before writing.
+#[derive(Clone, Debug, Default)]
+pub struct Cleanup {
+    /// A commit a killed run left half done, finished or undone.
+    pub recovered: Option<Recovery>,
+    /// Temporary tables and stage folders removed.
+    pub removed: Vec<PathBuf>,
 }
 
 /// The staged outputs of one run, in a folder removed when dropped.
@@ -742,10 +797,7 @@ mod tests {
             }
             assert_eq!(recover(out).unwrap(), None, "nothing is left to recover");
             // What the next run clears: a stage a kill before the journal left.
-            super::super::OutputLock::acquire(out)
-                .unwrap()
-                .remove_stale()
-                .unwrap();
+            remove_stale(&super::super::OutputLock::acquire(out).unwrap()).unwrap();
             verify(out, &|_| true).unwrap_or_else(|e| panic!("killed at {kill}: {e}"));
             let now = files(out);
             let i = [&old, &new]
@@ -776,5 +828,28 @@ mod tests {
         });
         std::fs::write(dir.path().join(JOURNAL), journal.to_string()).unwrap();
         assert!(recover(dir.path()).is_err());
+    }
+
+    #[test]
+    fn stale_temporary_tables_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "games.csv.a1B2c3.tmp",
+            "manifest.tsv.x.tmp",
+            "mine.tmp",
+            "games.csv",
+        ] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let lock = OutputLock::acquire(dir.path()).unwrap();
+        let removed: Vec<String> = remove_stale(&lock)
+            .unwrap()
+            .removed
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(removed, ["games.csv.a1B2c3.tmp", "manifest.tsv.x.tmp"]);
+        assert!(dir.path().join("mine.tmp").exists());
+        assert!(dir.path().join("games.csv").exists());
     }
 }

@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 
 use super::input::{is_sgf_name, read_capped, Compression, Container, Input, InputError};
-use super::walk::name_of;
+use super::name::name_of;
 use super::zip_dir::ZipDir;
 use crate::sgf::scan::{ignored_note, TreeScanner, TreeSpan};
 

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use std::path::PathBuf;
 
 use super::input::{Input, InputKind};
+use super::name::{path_of_bytes, unescape};
 
 /// Where the inputs of one PATH (or of a `--files-from` list) lie and how they are named.
 #[derive(Debug)]
@@ -209,7 +210,7 @@ impl Inputs {
         let place = &self.places[e.place as usize];
         let rel = &self.names[e.start as usize..(e.start + e.len) as usize];
         let path = if place.folder && !rel.is_empty() {
-            place.path.join(super::walk::path_of_bytes(&unescape(rel)))
+            place.path.join(path_of_bytes(&unescape(rel)))
         } else {
             place.path.clone()
         };
@@ -237,59 +238,9 @@ impl<'a> IntoIterator for &'a Inputs {
     }
 }
 
-/// The bytes a name written by `walk::name_of` stands for: `\\`, `\!` and `\xNN` undone.
-pub fn unescape(name: &str) -> Vec<u8> {
-    let b = name.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match (b[i], b.get(i + 1)) {
-            (b'\\', Some(b'\\' | b'!')) => {
-                out.push(b[i + 1]);
-                i += 2;
-            }
-            (b'\\', Some(b'x')) => {
-                match name
-                    .get(i + 2..i + 4)
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                {
-                    Some(byte) => {
-                        out.push(byte);
-                        i += 4;
-                    }
-                    None => {
-                        out.push(b'\\');
-                        i += 1;
-                    }
-                }
-            }
-            (c, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::walk::name_of;
-
-    #[test]
-    fn unescape_reads_back_every_name() {
-        for raw in [
-            &b"plain/d.sgf"[..],
-            b"a\xff.sgf",
-            b"x.zip!y.sgf",
-            b"back\\slash\\x41.sgf",
-            "\u{5433}\\!".as_bytes(),
-            b"\\",
-        ] {
-            assert_eq!(unescape(&name_of(raw)), raw, "{}", name_of(raw));
-        }
-    }
 
     #[test]
     fn entries_sort_by_their_whole_names() {

@@ -5,6 +5,7 @@ pub mod archive;
 pub mod find;
 pub mod input;
 pub mod list;
+pub mod name;
 pub mod shard;
 pub mod walk;
 mod zip_dir;
@@ -15,8 +16,9 @@ pub use input::{
     container_of, container_of_bytes, Compression, Container, Input, InputError, InputKind,
 };
 pub use list::Inputs;
+pub use name::{name_of, unescape};
 pub use shard::Shard;
-pub use walk::{collect, list_is_nul_terminated, name_of, read_input, Root};
+pub use walk::{collect, list_is_nul_terminated, read_input, Root};
 
 /// What an input gives to analyse, in output order.
 pub enum Unit<'a> {

@@ -9,6 +9,7 @@ use walkdir::WalkDir;
 
 use super::input::{container_of, read_capped, Input, InputError, InputKind};
 use super::list::Inputs;
+use super::name::{name_of, path_of_bytes};
 
 /// A place to take inputs from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,25 +204,6 @@ impl Walk {
     }
 }
 
-/// A name's bytes as the `file` column writes them: UTF-8 as it is; a byte that is not
-/// UTF-8 as `\xNN`; `\` and `!` escaped as `\\` and `\!`, so that every name reads back to
-/// one path and an unescaped `!` only ever separates an archive from its member.
-pub fn name_of(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c == '\\' || c == '!' {
-                s.push('\\');
-            }
-            s.push(c);
-        }
-        for b in chunk.invalid() {
-            s.push_str(&format!("\\x{b:02X}"));
-        }
-    }
-    s
-}
-
 /// A path as given, as a name: `./in/` is `in`; components escaped by `name_of`.
 fn path_name(path: &Path) -> String {
     use std::path::Component;
@@ -307,19 +289,6 @@ pub fn list_is_nul_terminated(from: &str) -> bool {
             Ok(n) if memchr::memchr(0, &chunk[..n]).is_some() => return true,
             Ok(_) => {}
         }
-    }
-}
-
-/// A path from its bytes: exact on Unix, where a name is any bytes; elsewhere through UTF-8.
-pub(super) fn path_of_bytes(b: &[u8]) -> PathBuf {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        PathBuf::from(std::ffi::OsStr::from_bytes(b))
-    }
-    #[cfg(not(unix))]
-    {
-        PathBuf::from(String::from_utf8_lossy(b).into_owned())
     }
 }
 
@@ -436,16 +405,7 @@ mod tests {
     }
 
     #[test]
-    fn names_escape_what_would_read_back_ambiguously() {
-        assert_eq!(name_of(b"plain.sgf"), "plain.sgf");
-        assert_eq!(name_of(b"a\xff.sgf"), "a\\xFF.sgf");
-        assert_eq!(name_of(b"a\xfe.sgf"), "a\\xFE.sgf");
-        assert_eq!(name_of(b"x.zip!y.sgf"), "x.zip\\!y.sgf");
-        assert_eq!(name_of(b"back\\slash.sgf"), "back\\\\slash.sgf");
-        assert_eq!(
-            name_of("Go-Seigen \u{5433}.sgf".as_bytes()),
-            "Go-Seigen \u{5433}.sgf"
-        );
+    fn a_path_as_given_is_named_by_its_components() {
         assert_eq!(path_name(Path::new("./in/")), "in");
         assert_eq!(path_name(Path::new("/abs/in")), "/abs/in");
         assert_eq!(path_name(Path::new(".")), ".");
