@@ -21,6 +21,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<bool, AppError> {
         )));
     }
     let config = args.to_config().map_err(AppError::Config)?;
+    super::check_out_folder(&config.out)?;
     if let Some(asked) = args.threads.filter(|&n| n > config.threads && !args.quiet) {
         progress::note(&format!(
             "-j {asked}: {} cores are free for this run; using {} threads",

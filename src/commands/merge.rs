@@ -6,6 +6,7 @@ use crate::cli::MergeArgs;
 use crate::progress;
 
 pub fn run(args: &MergeArgs) -> Result<(), AppError> {
+    super::check_out_folder(&args.out)?;
     let report = livingblocks::merge::merge(
         &args.shards,
         &args.out,

@@ -8,10 +8,11 @@ pub mod merge;
 pub mod report;
 pub mod show;
 
+use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 
-use livingblocks::app::exit;
+use livingblocks::app::{exit, AppError};
 
 /// The signals that ask a command to stop: Ctrl-C's SIGINT, the SIGTERM Slurm and Kubernetes
 /// send, a hang-up's SIGHUP.
@@ -49,4 +50,31 @@ pub fn stop_on_signals() -> Arc<AtomicI32> {
         });
     }
     cancel
+}
+
+/// Refuses, before any work, an `--out` that is a file or lies under one: the outputs go into
+/// a folder of that name, and creating it would fail with the system's bare "File exists".
+pub fn check_out_folder(out: &Path) -> Result<(), AppError> {
+    for p in out.ancestors().filter(|p| !p.as_os_str().is_empty()) {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => return Ok(()),
+            Ok(_) if p == out => {
+                return Err(AppError::Config(format!(
+                    "{}: a file, not a folder: --out names the folder the outputs go into; \
+                     give a folder, new or earlier output",
+                    out.display()
+                )))
+            }
+            Ok(_) => {
+                return Err(AppError::Config(format!(
+                    "{}: {} is a file, not a folder: --out names the folder the outputs go into",
+                    out.display(),
+                    p.display()
+                )))
+            }
+            // Not there yet: created with its parents.
+            Err(_) => {}
+        }
+    }
+    Ok(())
 }
