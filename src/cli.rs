@@ -65,9 +65,13 @@ pub enum Command {
     Report(ReportArgs),
     /// Draw one position with every method's verdict and the dead stones marked: the way to
     /// look at a row of games.csv or blocks.csv.
-    #[command(after_help = "Examples:\n  \
-        livingblocks show corpus/Shusaku/240.sgf                # the final position, as text\n  \
-        livingblocks show games.zip!a/b.sgf --game 1 --move 120 --out b.svg")]
+    #[command(
+        after_help = "Examples:\n  \
+            livingblocks show corpus/Shusaku/240.sgf                # the final position, as text\n  \
+            livingblocks show 'games.zip!a/b.sgf' --game 1 --move 120 --out b.svg  # quoted: a shell expands !",
+        mut_arg("katago", |a| a.help(SHOW_KATAGO)),
+        mut_arg("net", |a| a.help(SHOW_NET))
+    )]
     Show(ShowArgs),
     /// Write a man page or shell completions to standard output.
     #[command(after_help = "Examples:\n  \
@@ -381,9 +385,23 @@ pub struct ShowArgs {
     /// output or to --out and --sgf).
     #[arg(short, long)]
     pub quiet: bool,
+    // `--katago` and `--net`, with show's own help (SHOW_KATAGO, SHOW_NET).
     #[command(flatten)]
     pub katago: KatagoArgs,
 }
+
+/// `show --katago`'s help: the one position shown is judged, not a run's many.
+const SHOW_KATAGO: &str = "Ask KataGo's analysis engine about the final position of the game \
+    shown, as a run asks it (not with --move): its lead, the score it expects and its dead \
+    stones are printed after the board, with the count they give, as `analyze --katago` writes \
+    them in games.csv, and its dead stones are the ones marked (and counted in --sgf's TB/TW) \
+    where the record marks none. CMD is its command line, e.g. \"katago analysis -model \
+    NET.bin.gz -config analysis.cfg\", run with nnRandomize=false.";
+
+/// `show --net`'s help.
+const SHOW_NET: &str = "Judge that final position with a KataGo network evaluated \
+    in-process instead, as `analyze --net` does: FILE is the net as KataGo and KaTrain \
+    distribute it (.bin.gz or .bin); its answer is --katago's at one visit. No engine, no GPU.";
 
 /// `--estimate`'s values, each with its help, from the library's own names.
 fn estimate_for() -> impl TypedValueParser<Value = EstimateFor> {

@@ -347,6 +347,25 @@ fn show_given_a_folder_says_it_takes_a_file() {
     assert!(o.stdout.is_empty());
 }
 
+/// `show --help` describes its own --katago and --net, which judge the one final position
+/// shown, not analyze's many positions.
+#[test]
+fn show_help_describes_its_own_engine_options() {
+    let env = TestEnv::new();
+    let help = |cmd: &str| String::from_utf8(env.run(&[cmd, "--help"]).stdout).unwrap();
+    let (show, analyze) = (help("show"), help("analyze"));
+    let analyze_katago = "about every position the estimate selects";
+    assert!(analyze.contains(analyze_katago), "{analyze}");
+    assert!(!show.contains(analyze_katago), "{show}");
+    for words in [
+        "about the final position of the game shown",
+        "(not with --move)",
+        "Judge that final position with a KataGo network",
+    ] {
+        assert!(show.contains(words), "show --help lacks {words:?}:\n{show}");
+    }
+}
+
 /// `show` finds any file a run names: a name with bytes that are not UTF-8, or with `!`, as
 /// the file system has it or as games.csv writes it.
 #[test]
