@@ -28,6 +28,20 @@ fn main() {
             "docs/outputs.md's loaders: python3 lacks pandas or polars (pip install pandas polars)",
         );
     }
+    // Where scripts/get-net.sh puts the nets (engine::nn::nets_dir, which build.rs cannot call).
+    let nets = std::env::var_os("LIVINGBLOCKS_NETS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(&std::env::var_os("HOME").unwrap_or_default())
+                .join(".cache/livingblocks/nets")
+        });
+    let net_files = [
+        "b10c384h6nbttflrs.bin.gz",
+        "g170e-b15c192-s1672170752-d466197061.bin.gz",
+    ];
+    if !net_files.iter().all(|f| nets.join(f).is_file()) {
+        skips.push("the tests of --net against KataGo's nets: scripts/get-net.sh fetches them");
+    }
     for s in skips {
         println!("cargo:warning=cargo test skips {s}");
     }

@@ -46,7 +46,7 @@ fn net(c: &mut Criterion) {
         let file = livingblocks::engine::nn::nets_dir().join(format!("{name}.bin.gz"));
         let Ok(judge) = NetJudge::load(&file) else {
             eprintln!(
-                "skipped: {} is absent (scripts/get-net.sh fetches it)",
+                "SKIPPED net/{name}: {} is absent (scripts/get-net.sh fetches it)",
                 file.display()
             );
             continue;

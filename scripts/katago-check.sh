@@ -14,10 +14,22 @@
 #
 # Fails when --net's tables differ between thread counts or its lead (beyond 0.05) or dead
 # stones differ from KataGo's. Leaves the engine in $KATAGO_WORK (default
-# /tmp/livingblocks-katago) and prints the command line to give --katago. Without ../shared, or without the package index, it says
-# it skipped and exits 0.
+# /tmp/livingblocks-katago) and prints the command line to give --katago.
+#
+# Where it cannot run (no ../shared, no package index, no OpenCL and no root with apt-get to
+# install it) it says why and exits 3, as scripts/get-net.sh does; under CI (`CI` set), which
+# must run it, that is a failure (exit 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+skip() {
+  if [ -n "${CI:-}" ]; then
+    echo "katago-check: cannot run under CI: $*" >&2
+    exit 1
+  fi
+  echo "katago-check: skipped: $*" >&2
+  exit 3
+}
 
 KATRAIN=1.20.0
 NET=b10c384h6nbttflrs
@@ -25,10 +37,7 @@ WORK=${KATAGO_WORK:-/tmp/livingblocks-katago}
 N=${N:-30}
 GAMES=../shared/corpus/pro/games
 
-if [ ! -d "$GAMES" ]; then
-  echo "katago-check: skipped: $GAMES is absent"
-  exit 0
-fi
+[ -d "$GAMES" ] || skip "$GAMES is absent"
 mkdir -p "$WORK"
 
 katago="$WORK/katago/squashfs-root/AppRun"
@@ -36,8 +45,7 @@ net="$WORK/katrain/models/$NET.bin.gz"
 if [ ! -x "$katago" ] || [ ! -f "$net" ]; then
   if ! python3 -m pip download --quiet --disable-pip-version-check --no-deps \
       "katrain==$KATRAIN" -d "$WORK/wheel" 2>"$WORK/pip.log"; then
-    echo "katago-check: skipped: cannot download katrain $KATRAIN from the package index ($(tail -n 1 "$WORK/pip.log"))"
-    exit 0
+    skip "cannot download katrain $KATRAIN from the package index ($(tail -n 1 "$WORK/pip.log"))"
   fi
   python3 - "$WORK" "$KATRAIN" "$NET" <<'PY'
 import sys, zipfile
@@ -52,14 +60,15 @@ PY
 fi
 
 if ! ldconfig -p | grep -q libOpenCL.so.1 || [ ! -d /etc/OpenCL/vendors ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q pocl-opencl-icd ocl-icd-libopencl1 >"$WORK/apt.log" 2>&1 \
-      || { apt-get update -q >>"$WORK/apt.log" 2>&1 &&
-           DEBIAN_FRONTEND=noninteractive apt-get install -y -q pocl-opencl-icd ocl-icd-libopencl1 >>"$WORK/apt.log" 2>&1; }
-  else
-    echo "katago-check: skipped: no OpenCL (install pocl-opencl-icd and ocl-icd-libopencl1)"
-    exit 0
-  fi
+  { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; } ||
+    skip "no OpenCL, and only root with apt-get installs it here (pocl-opencl-icd, ocl-icd-libopencl1)"
+  opencl() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q pocl-opencl-icd ocl-icd-libopencl1 \
+      >>"$WORK/apt.log" 2>&1
+  }
+  : >"$WORK/apt.log"
+  opencl || { apt-get update -q >>"$WORK/apt.log" 2>&1 && opencl; } ||
+    skip "apt-get cannot install pocl-opencl-icd and ocl-icd-libopencl1 ($(tail -n 1 "$WORK/apt.log"))"
 fi
 
 cat >"$WORK/tune.txt" <<'TUNE'

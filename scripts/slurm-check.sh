@@ -6,23 +6,33 @@
 # array"), so the documentation cannot drift from what is tested; only the data folder
 # (/data/games → corpus/) and the array size (SBATCH_ARRAY_INX=0-3, an sbatch input variable)
 # are changed. Needs root and apt (it installs slurm-wlm and munge if missing); anywhere else
-# it says so and exits 0. Everything it starts lives in a temporary folder and is stopped and
-# removed at the end, whatever happens.
+# it says why and exits 3, as scripts/get-net.sh does, and under CI (`CI` set), which must run
+# it, that is a failure (exit 1). Everything it starts lives in a temporary folder and is
+# stopped and removed at the end, whatever happens.
 #
 #   scripts/slurm-check.sh            (CI runs it from .ci/run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
-skip() { echo "slurm-check: skipped: $*"; exit 0; }
+skip() {
+  if [ -n "${CI:-}" ]; then
+    echo "slurm-check: cannot run under CI: $*" >&2
+    exit 1
+  fi
+  echo "slurm-check: skipped: $*" >&2
+  exit 3
+}
 [ "$(id -u)" = 0 ] || skip "needs root (to run munged and the Slurm daemons)"
-command -v apt-get >/dev/null || skip "needs apt-get to install slurm-wlm and munge"
 
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  command -v apt-get >/dev/null || skip "needs apt-get to install slurm-wlm and munge"
   echo "slurm-check: installing slurm-wlm and munge"
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    slurm-wlm munge >/dev/null
+  apt_log=$(mktemp /tmp/slurm-check-apt.XXXXXX)
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends slurm-wlm munge; } >"$apt_log" 2>&1 ||
+    skip "apt-get cannot install slurm-wlm and munge ($(tail -n 1 "$apt_log"))"
+  rm -f "$apt_log"
 fi
 
 # The test build's binary (CI has it built already): what is checked is the job array and

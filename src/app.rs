@@ -253,6 +253,7 @@ pub fn analyze(
     cancel: &AtomicI32,
 ) -> Result<RunReport, AppError> {
     let start = Instant::now();
+    check_out_path(&config.out)?;
     let mut inputs = source::collect(&config.roots).map_err(AppError::Usage)?;
     // The whole list, before any split: shards of one run name the same inputs alike.
     let input_set = crate::sink::manifest::input_set(inputs.iter().map(|i| i.name));
@@ -401,15 +402,33 @@ pub fn analyze(
     })
 }
 
-/// Creates an output folder (and its parents) where there is none.
+/// Creates an output folder (and its parents) where there is none (`check_out_path` first).
 pub fn create_out(out: &std::path::Path) -> Result<(), FolderError> {
-    if out.exists() && !out.is_dir() {
-        return Err(FolderError::NotAnOutputFolder(out.to_path_buf()));
-    }
+    check_out_path(out)?;
     std::fs::create_dir_all(out).map_err(|source| FolderError::CannotCreate {
         dir: out.to_path_buf(),
         source,
     })
+}
+
+/// Refuses, before any work, an `--out` that is a file or lies under one, by name, not with
+/// the system's bare "File exists".
+pub fn check_out_path(out: &std::path::Path) -> Result<(), FolderError> {
+    for p in out.ancestors().filter(|p| !p.as_os_str().is_empty()) {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) if p == out => return Err(FolderError::NotAnOutputFolder(out.to_path_buf())),
+            Ok(_) => {
+                return Err(FolderError::UnderAFile {
+                    out: out.to_path_buf(),
+                    file: p.to_path_buf(),
+                })
+            }
+            // Not there yet: created with its parents.
+            Err(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// What `report DIR` wrote, and what a killed run had left there that it cleared first.

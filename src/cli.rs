@@ -65,9 +65,13 @@ pub enum Command {
     Report(ReportArgs),
     /// Draw one position with every method's verdict and the dead stones marked: the way to
     /// look at a row of games.csv or blocks.csv.
-    #[command(after_help = "Examples:\n  \
-        livingblocks show corpus/Shusaku/240.sgf                # the final position, as text\n  \
-        livingblocks show games.zip!a/b.sgf --game 1 --move 120 --out b.svg")]
+    #[command(
+        after_help = "Examples:\n  \
+            livingblocks show corpus/Shusaku/240.sgf                # the final position, as text\n  \
+            livingblocks show 'games.zip!a/b.sgf' --game 1 --move 120 --out b.svg  # quoted: a shell expands !",
+        mut_arg("katago", |a| a.help(SHOW_KATAGO)),
+        mut_arg("net", |a| a.help(SHOW_NET))
+    )]
     Show(ShowArgs),
     /// Write a man page or shell completions to standard output.
     #[command(after_help = "Examples:\n  \
@@ -86,7 +90,13 @@ pub struct ReportArgs {
     #[arg(long)]
     pub edited: bool,
     /// How many games of each list in report.md get a board diagram (0: none).
-    #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = livingblocks::report::DIAGRAMS,
+        allow_negative_numbers = true,
+        value_parser = at_least::<usize>(0)
+    )]
     pub diagrams: usize,
     /// Print nothing but errors.
     #[arg(short, long)]
@@ -98,6 +108,9 @@ pub struct GenerateArgs {
     /// What to write.
     #[arg(value_enum)]
     pub what: Generate,
+    /// Print nothing but errors (what is generated still goes to standard output).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// What `generate` writes.
@@ -132,7 +145,13 @@ pub struct AnalyzeArgs {
     #[arg(short, long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
     /// Worker threads [default: the number of cores].
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = at_least::<usize>(1)
+    )]
     pub threads: Option<usize>,
     /// Print nothing but errors: no progress, no per-file warnings, no summary.
     #[arg(short, long)]
@@ -158,7 +177,13 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
     pub max_file_size: u64,
     /// How many games of each list in report.md get a board diagram (0: none).
-    #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = livingblocks::report::DIAGRAMS,
+        allow_negative_numbers = true,
+        value_parser = at_least::<usize>(0)
+    )]
     pub diagrams: usize,
     #[command(flatten)]
     pub katago: KatagoArgs,
@@ -179,7 +204,14 @@ pub struct KatagoArgs {
     #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
     /// Visits per position (1: the net's own judgement, no search).
-    #[arg(long, value_name = "N", default_value_t = 1, requires = "katago")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        requires = "katago",
+        allow_negative_numbers = true,
+        value_parser = at_least::<u32>(1)
+    )]
     pub katago_visits: u32,
     /// Seconds the engine may take for its first answer (it loads and compiles its net).
     #[arg(long, value_name = "SECS", default_value_t = 120, requires = "katago")]
@@ -200,6 +232,22 @@ impl KatagoArgs {
             visits: self.katago_visits,
             startup: std::time::Duration::from_secs(self.katago_startup),
         }))
+    }
+}
+
+/// A whole number of at least `least` (`--diagrams`, `-j`, `--game`, …). Negative numbers
+/// reach it (`allow_negative_numbers`), so that `--diagrams -1` is told what the option takes
+/// instead of clap's hint to write `-- -1`.
+fn at_least<T: TryFrom<u64>>(
+    least: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n >= least)
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or_else(|| format!("a whole number of {least} or more is needed"))
     }
 }
 
@@ -287,7 +335,13 @@ pub struct MergeArgs {
     #[arg(short, long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
     /// How many games of each list in report.md get a board diagram (0: none).
-    #[arg(long, value_name = "N", default_value_t = livingblocks::report::DIAGRAMS)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = livingblocks::report::DIAGRAMS,
+        allow_negative_numbers = true,
+        value_parser = at_least::<usize>(0)
+    )]
     pub diagrams: usize,
     /// Print nothing but errors.
     #[arg(short, long)]
@@ -300,10 +354,22 @@ pub struct ShowArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Which game of the file (from 0, as games.csv numbers them).
-    #[arg(short, long, default_value_t = 0)]
+    #[arg(
+        short,
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        value_parser = at_least::<usize>(0)
+    )]
     pub game: usize,
     /// Show the position after this many moves [default: the end of the record].
-    #[arg(short, long = "move", value_name = "M")]
+    #[arg(
+        short,
+        long = "move",
+        value_name = "M",
+        allow_negative_numbers = true,
+        value_parser = at_least::<u32>(0)
+    )]
     pub moves: Option<u32>,
     /// Write the diagram as SVG to this file.
     #[arg(short, long, value_name = "F.svg")]
@@ -315,9 +381,27 @@ pub struct ShowArgs {
     /// Print the board and the verdicts as text (the default without --out or --sgf).
     #[arg(long)]
     pub ascii: bool,
+    /// Print nothing but errors: no notes on stderr (what is drawn still goes to standard
+    /// output or to --out and --sgf).
+    #[arg(short, long)]
+    pub quiet: bool,
+    // `--katago` and `--net`, with show's own help (SHOW_KATAGO, SHOW_NET).
     #[command(flatten)]
     pub katago: KatagoArgs,
 }
+
+/// `show --katago`'s help: the one position shown is judged, not a run's many.
+const SHOW_KATAGO: &str = "Ask KataGo's analysis engine about the final position of the game \
+    shown, as a run asks it (not with --move): its lead, the score it expects and its dead \
+    stones are printed after the board, with the count they give, as `analyze --katago` writes \
+    them in games.csv, and its dead stones are the ones marked (and counted in --sgf's TB/TW) \
+    where the record marks none. CMD is its command line, e.g. \"katago analysis -model \
+    NET.bin.gz -config analysis.cfg\", run with nnRandomize=false.";
+
+/// `show --net`'s help.
+const SHOW_NET: &str = "Judge that final position with a KataGo network evaluated \
+    in-process instead, as `analyze --net` does: FILE is the net as KataGo and KaTrain \
+    distribute it (.bin.gz or .bin); its answer is --katago's at one visit. No engine, no GPU.";
 
 /// `--estimate`'s values, each with its help, from the library's own names.
 fn estimate_for() -> impl TypedValueParser<Value = EstimateFor> {

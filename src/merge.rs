@@ -26,6 +26,7 @@ pub fn merge(
     cancel: &AtomicI32,
 ) -> Result<RunReport, AppError> {
     let start = Instant::now();
+    crate::app::check_out_path(out)?;
     let manifests = check_shards(shards)?;
     if let Ok(target) = out.canonicalize() {
         if let Some(s) = shards

@@ -10,8 +10,11 @@ use livingblocks::app::AppError;
 use crate::cli::{Cli, Generate, GenerateArgs};
 
 pub fn run(args: &GenerateArgs) -> Result<(), AppError> {
+    // -q leaves nothing on stderr but errors, as in every command; generate prints nothing
+    // else there, so it changes nothing here.
+    let GenerateArgs { what, quiet: _ } = args;
     let mut out = Vec::new();
-    write(args.what, &mut out).map_err(AppError::Stdout)?;
+    write(*what, &mut out).map_err(AppError::Stdout)?;
     crate::progress::print(out)
 }
 

@@ -65,7 +65,7 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     let examined = examine(&g, EVERY_GAME, answer.as_ref().map(Judged::Answer));
     let l = Look::of(&examined);
     let judged = judge.map(|j| judgement(&examined.row(), &j.head));
-    if let Some(asked) = args.moves.filter(|&m| m > l.moves) {
+    if let Some(asked) = args.moves.filter(|&m| m > l.moves && !args.quiet) {
         progress::note(&format!(
             "{}: the record has {} moves, not {asked}: this is its end",
             args.file.display(),
@@ -186,6 +186,13 @@ fn locate(file: &Path) -> Result<(std::path::PathBuf, String), AppError> {
         ))
     };
     let text = file.to_string_lossy();
+    if file.is_dir() {
+        return Err(AppError::Usage(format!(
+            "{}: a folder; show draws one game of one file: give an SGF file (or \
+             ARCHIVE!MEMBER) as games.csv names it",
+            file.display()
+        )));
+    }
     for path in [file.to_path_buf(), unescaped(&text)] {
         if path.is_file() {
             let name = name_of(&path);

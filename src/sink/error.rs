@@ -10,8 +10,18 @@ use super::stage::JOURNAL;
 pub enum FolderError {
     #[error("{}: cannot create output folder: {source}", .dir.display())]
     CannotCreate { dir: PathBuf, source: io::Error },
-    #[error("{}: a file, not a folder: --out names the folder the outputs go into", .0.display())]
+    #[error(
+        "{}: a file, not a folder: --out names the folder the outputs go into; give a \
+         folder, new or earlier output",
+        .0.display()
+    )]
     NotAnOutputFolder(PathBuf),
+    #[error(
+        "{}: {} is a file, not a folder: --out names the folder the outputs go into",
+        .out.display(),
+        .file.display()
+    )]
+    UnderAFile { out: PathBuf, file: PathBuf },
     #[error("{}: cannot write: {source}", .dir.display())]
     CannotWrite { dir: PathBuf, source: io::Error },
     #[error("{}: cannot lock: {source}", .dir.display())]

@@ -266,6 +266,97 @@ fn a_missing_folder_is_a_usage_error_in_every_command() {
     assert!(!env.dir.path().join("out").exists());
 }
 
+/// `-q` means the same in every command (nothing but errors): every command `livingblocks
+/// --help` lists takes it, and `generate`, which prints nothing else on stderr, writes the
+/// same with it.
+#[test]
+fn every_command_takes_q() {
+    let env = TestEnv::new();
+    let help = String::from_utf8(env.run(&["--help"]).stdout).unwrap();
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&c| c != "help")
+        .collect();
+    assert_eq!(
+        commands,
+        ["analyze", "merge", "report", "show", "generate"],
+        "{help}"
+    );
+    for c in commands {
+        let o = env.run(&[c, "--help"]);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("-q, --quiet"), "{c} --help:\n{text}");
+    }
+    let plain = env.run(&["generate", "man"]);
+    for q in ["-q", "--quiet"] {
+        let o = env.run(&["generate", "man", q]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+        assert_eq!(o.stdout, plain.stdout);
+    }
+}
+
+/// A negative count is told what the option takes (exit 2), not to write `-- -1` (clap's
+/// hint for a value that looks like an option).
+#[test]
+fn a_negative_count_is_told_what_the_option_takes() {
+    let env = mixed_inputs();
+    for (args, wanted) in [
+        (&["analyze", "in", "--diagrams", "-1"][..], "0 or more"),
+        (&["report", "out", "--diagrams", "-1"], "0 or more"),
+        (&["merge", "s0", "s1", "--diagrams=-3"], "0 or more"),
+        (&["analyze", "in", "-j", "-1"], "1 or more"),
+        (&["show", "in/good/one.sgf", "--game", "-1"], "0 or more"),
+        (&["show", "in/good/one.sgf", "--move", "-5"], "0 or more"),
+    ] {
+        let o = env.run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.contains(&format!("a whole number of {wanted} is needed")),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("-- -"), "{args:?}: {stderr}");
+    }
+    assert!(!env.dir.path().join("reports").exists());
+}
+
+/// `--out` naming a file, or a path under one, is refused plainly (exit 2) before any
+/// work, in `analyze` and `merge` alike, and the file is left as it was.
+#[test]
+fn an_output_folder_that_is_a_file_is_named_so() {
+    let env = mixed_inputs();
+    std::fs::write(env.dir.path().join("taken"), "mine").unwrap();
+    for (args, said) in [
+        (
+            &["analyze", "in", "--out", "taken"][..],
+            "taken: a file, not a folder: --out names the folder the outputs go into",
+        ),
+        (
+            &["analyze", "in", "--out", "taken/sub"],
+            "taken/sub: taken is a file, not a folder",
+        ),
+        (
+            &["merge", "s0", "s1", "--out", "taken"],
+            "taken: a file, not a folder",
+        ),
+    ] {
+        let o = env.run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert!(!stderr.contains("os error"), "{args:?}: {stderr}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(env.dir.path().join("taken")).unwrap(),
+        "mine"
+    );
+}
+
 #[test]
 fn zero_threads_is_a_usage_error() {
     let env = mixed_inputs();

@@ -159,3 +159,172 @@ print("ok")
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// The README's synopsis names every option of every command, as `--help` lists them.
+#[test]
+fn the_readme_synopsis_names_every_option() {
+    let readme = read("README.md");
+    let synopsis = readme
+        .split("## Command line")
+        .nth(1)
+        .and_then(|s| s.split("```").nth(1))
+        .expect("README.md has a synopsis under ## Command line");
+    let env = crate::util::TestEnv::new();
+    for command in ["analyze", "merge", "report", "show", "generate"] {
+        // The command's lines: its own, and the indented ones that continue it.
+        let mut lines = synopsis
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("livingblocks {command} ")));
+        let mut usage = lines.next().unwrap_or_default().to_string();
+        for l in lines.take_while(|l| l.starts_with(' ')) {
+            usage += l;
+        }
+        assert!(
+            !usage.is_empty(),
+            "no livingblocks {command} in the synopsis"
+        );
+        let words: Vec<&str> = usage
+            .split(|c: char| c.is_whitespace() || "[]|".contains(c))
+            .collect();
+        let help = String::from_utf8(env.run(&[command, "--help"]).stdout).unwrap();
+        for line in help
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with('-'))
+        {
+            let names: Vec<&str> = line
+                .split_whitespace()
+                .take_while(|w| w.starts_with('-'))
+                .map(|w| w.trim_end_matches(','))
+                // Not a list's bullet (`- counted: …`), not the help itself.
+                .filter(|w| w.len() > 1 && !["-h", "--help"].contains(w))
+                .collect();
+            if names.is_empty() {
+                continue;
+            }
+            assert!(
+                names.iter().any(|n| words.contains(n)),
+                "README.md's synopsis of {command} lacks {names:?}: {usage}"
+            );
+        }
+    }
+}
+
+/// Every command line given in the README, the docs, `--help` and the man page keeps a `!`
+/// in single quotes: an interactive bash expands a bare `!` (or one in double quotes) from
+/// its history, and `livingblocks show games.zip!a/b.sgf` fails there.
+#[test]
+fn every_bang_in_a_documented_command_is_quoted() {
+    let env = crate::util::TestEnv::new();
+    let mut texts: Vec<(String, String)> = vec![("README.md".into(), read("README.md"))];
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    for e in walkdir::WalkDir::new(&docs).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.path().extension().is_some_and(|x| x == "md") {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            texts.push((e.path().display().to_string(), text));
+        }
+    }
+    for command in ["analyze", "merge", "report", "show", "generate"] {
+        let o = env.run(&[command, "--help"]);
+        texts.push((
+            format!("{command} --help"),
+            String::from_utf8(o.stdout).unwrap(),
+        ));
+    }
+    let man = env.run(&["generate", "man"]);
+    texts.push((
+        "the man page".into(),
+        String::from_utf8(man.stdout).unwrap(),
+    ));
+    let mut commands = 0;
+    for (name, text) in &texts {
+        for (i, _) in text.match_indices("livingblocks ") {
+            // The command: to the end of its inline code, its line or a comment.
+            let rest = &text[i..];
+            let end = rest.find(['`', '\n', '#']).unwrap_or(rest.len());
+            let command = &rest[..end];
+            if !command.contains('!') {
+                continue;
+            }
+            commands += 1;
+            let mut quoted = false;
+            for c in command.chars() {
+                match c {
+                    '\'' => quoted = !quoted,
+                    '!' => assert!(quoted, "{name}: a bare ! in {command:?}"),
+                    _ => {}
+                }
+            }
+        }
+    }
+    // show's example, in its help, in the man page, in README.md and docs/outputs.md.
+    assert!(commands >= 4, "{commands} commands with a !");
+}
+
+/// Every `cargo test --test integration NAME` the docs give runs the tests it names: NAME
+/// matches some test, and where every test it matches is marked ignored, the command asks
+/// for ignored tests (else cargo says "ignored" and runs nothing).
+#[test]
+fn documented_test_commands_run_what_they_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Every test of this binary, by its full name, and whether it is marked ignored.
+    let mut tests: Vec<(String, bool)> = Vec::new();
+    for e in std::fs::read_dir(root.join("tests/integration")).unwrap() {
+        let path = e.unwrap().path();
+        let module = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (mut test, mut ignored) = (false, false);
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let line = line.trim();
+            test |= line == "#[test]";
+            ignored |= line.starts_with("#[ignore");
+            if let Some(rest) = line.strip_prefix("fn ") {
+                if test {
+                    let name = rest.split('(').next().unwrap();
+                    tests.push((format!("{module}::{name}"), ignored));
+                }
+                (test, ignored) = (false, false);
+            }
+        }
+    }
+    assert!(tests.iter().filter(|t| t.1).count() >= 3, "{tests:?}");
+    let mut docs = vec![root.join("README.md")];
+    for e in walkdir::WalkDir::new(root.join("docs")).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.path().extension().is_some_and(|x| x == "md") {
+            docs.push(e.path().to_path_buf());
+        }
+    }
+    let mut checked = 0;
+    for doc in docs {
+        let text = std::fs::read_to_string(&doc).unwrap().replace('\n', " ");
+        for (i, _) in text.match_indices("`cargo test") {
+            let command = text[i + 1..].split('`').next().unwrap();
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let Some(at) = words
+                .windows(2)
+                .position(|w| w == ["--test", "integration"])
+            else {
+                continue;
+            };
+            let Some(filter) = words.get(at + 2).filter(|w| !w.starts_with('-')) else {
+                continue;
+            };
+            let matched: Vec<&(String, bool)> =
+                tests.iter().filter(|(t, _)| t.contains(filter)).collect();
+            assert!(
+                !matched.is_empty(),
+                "{}: `{command}` names no test",
+                doc.display()
+            );
+            let asks = words.contains(&"--ignored") || words.contains(&"--include-ignored");
+            assert!(
+                asks || matched.iter().any(|(_, ignored)| !ignored),
+                "{}: `{command}` runs nothing: its tests are marked ignored (add -- --ignored)",
+                doc.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked} commands");
+}

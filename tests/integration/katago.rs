@@ -201,7 +201,7 @@ fn merge_refuses_shards_of_different_nets() {
     assert!(err.contains("katago_model"), "{err}");
 }
 
-/// SIGTERM while the engine works: the run exits 143 and the engine is gone with it.
+/// SIGTERM while the engine works: the run exits 143, says so, and the engine is gone with it.
 #[test]
 fn a_signal_stops_the_engine_too() {
     let env = env_with_games();
@@ -213,6 +213,7 @@ fn a_signal_stops_the_engine_too() {
     let child = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
         .args(["analyze", "in", "--out", "out", "-q", "--katago", &slow])
         .current_dir(env.dir.path())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let started = std::time::Instant::now();
@@ -224,6 +225,11 @@ fn a_signal_stops_the_engine_too() {
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(143));
+    // Even with -q: the one line that says why nothing was written.
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "livingblocks: stopped by SIGTERM; no output written\n"
+    );
     let pid: i32 = std::fs::read_to_string(&pids)
         .unwrap()
         .trim()

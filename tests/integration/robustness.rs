@@ -101,20 +101,75 @@ fn a_file_deleted_during_the_walk_is_an_io_error() {
     assert_eq!(e.status(), Status::IoError);
 }
 
+/// A file the run may not read is an `io_error` row saying why, beside a readable one. Root
+/// reads a file whatever its mode, so as root the binary (a copy, where any user may run it)
+/// is run as `nobody` (uid and gid 65534, no groups, through util-linux's `setpriv`), from
+/// a folder that user may enter and write in; first `cat`, as that user, must fail on the
+/// file and read its neighbour, which shows that what is tested is the file's mode.
 #[cfg(unix)]
 #[test]
 fn an_unreadable_file_is_an_io_error() {
     use std::os::unix::fs::PermissionsExt;
     let env = TestEnv::new();
     env.write("secret.sgf", "(;SZ[9];B[ee])");
-    let p = env.input().join("secret.sgf");
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
-    if std::fs::read(&p).is_ok() {
-        eprintln!("skipped: running as root, permissions do not stop reads");
-        return;
-    }
-    let rows = rows(&env.analyze("out", 1));
-    assert_eq!(status_of(&rows, "secret.sgf"), ["io_error"]);
+    env.write("open.sgf", "(;SZ[9];B[cc])");
+    let secret = env.input().join("secret.sgf");
+    let mode = |p: &std::path::Path, m| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+    };
+    mode(&secret, 0o000);
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let o = if root {
+        const NOBODY: [&str; 4] = ["--reuid=65534", "--regid=65534", "--clear-groups", "--"];
+        let dir = env.dir.path();
+        mode(dir, 0o755);
+        std::fs::create_dir(dir.join("out")).unwrap();
+        mode(&dir.join("out"), 0o777);
+        let bin = dir.join("livingblocks");
+        std::fs::copy(env!("CARGO_BIN_EXE_livingblocks"), &bin).unwrap();
+        mode(&bin, 0o755);
+        let cat = |file: &str| {
+            Command::new("setpriv")
+                .args(NOBODY)
+                .args(["cat", file])
+                .current_dir(dir)
+                .output()
+        };
+        match (cat("in/open.sgf"), cat("in/secret.sgf")) {
+            (Ok(readable), Ok(unreadable))
+                if readable.status.success() && !unreadable.status.success() => {}
+            other => {
+                crate::util::skip(&format!(
+                    "running as root, and cannot read the files as nobody                      (setpriv --reuid=65534, from util-linux): {other:?}"
+                ));
+                return;
+            }
+        }
+        Command::new("setpriv")
+            .args(NOBODY)
+            .args(["./livingblocks", "analyze", "in", "--out", "out", "-j", "1"])
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    } else {
+        if std::fs::read(&secret).is_ok() {
+            crate::util::skip("this user reads a file of mode 000 (CAP_DAC_OVERRIDE?)");
+            return;
+        }
+        env.run(&["analyze", "in", "--out", "out", "-j", "1"])
+    };
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let games = rows(&env.output("out", "games.csv"));
+    let got: Vec<(&str, &str)> = games
+        .iter()
+        .map(|r| (r["file"].as_str(), r["status"].as_str()))
+        .collect();
+    assert_eq!(got, [("open.sgf", "ok"), ("secret.sgf", "io_error")]);
+    assert!(games[1]["detail"].contains("ermission denied"), "{games:?}");
+    // The run says so on stderr too.
+    assert!(stderr.contains("secret.sgf"), "{stderr}");
 }
 
 /// The fuzzer's first find: a long line of play (the seed had 5,000 moves; this has 50,000). sgf-parse nests each move as the child

@@ -316,6 +316,56 @@ fn a_move_past_the_end_is_named() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("move 2, the end of the record"));
 }
 
+/// With `-q`, as in every command, the note goes and the drawing stays.
+#[test]
+fn show_q_leaves_the_drawing_and_drops_the_notes() {
+    let env = TestEnv::new();
+    env.write("corner.sgf", CORNER);
+    let o = env.run(&["show", "in/corner.sgf", "--move", "999", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("move 2, the end of the record"));
+    let o = env.run(&["show", "in/corner.sgf", "--quiet", "--out", "b.svg"]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+    assert!(env.dir.path().join("b.svg").is_file());
+}
+
+/// A folder given to `show` is named as a folder (a usage error, 2), not as a missing file.
+#[test]
+fn show_given_a_folder_says_it_takes_a_file() {
+    let env = TestEnv::new();
+    env.write("corner.sgf", CORNER);
+    let o = env.run(&["show", "in"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("in: a folder; show draws one game of one file"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("no such file"), "{stderr}");
+    assert!(o.stdout.is_empty());
+}
+
+/// `show --help` describes its own --katago and --net, which judge the one final position
+/// shown, not analyze's many positions.
+#[test]
+fn show_help_describes_its_own_engine_options() {
+    let env = TestEnv::new();
+    let help = |cmd: &str| String::from_utf8(env.run(&[cmd, "--help"]).stdout).unwrap();
+    let (show, analyze) = (help("show"), help("analyze"));
+    let analyze_katago = "about every position the estimate selects";
+    assert!(analyze.contains(analyze_katago), "{analyze}");
+    assert!(!show.contains(analyze_katago), "{show}");
+    for words in [
+        "about the final position of the game shown",
+        "(not with --move)",
+        "Judge that final position with a KataGo network",
+    ] {
+        assert!(show.contains(words), "show --help lacks {words:?}:\n{show}");
+    }
+}
+
 /// `show` finds any file a run names: a name with bytes that are not UTF-8, or with `!`, as
 /// the file system has it or as games.csv writes it.
 #[test]

@@ -1,6 +1,7 @@
 //! Helpers for the end-to-end tests: temporary folders, running the binary, reading CSV.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -82,14 +83,21 @@ pub fn shared(path: &str) -> Option<PathBuf> {
     }
 }
 
-/// A test that cannot run here: under CI (`CI` set) it fails, since CI must run every test;
-/// elsewhere it says why on stderr and passes (the build lists such tests: build.rs).
+/// A test that cannot run here (its caller then returns). Under CI (`CI` set) it fails
+/// instead, since CI must run every test. Elsewhere it prints `SKIPPED <test>: <why>` straight
+/// to stderr, past the harness's capture, which hides what a passing test prints: `cargo test`
+/// shows the line next to the test's `ok` (the build, build.rs, names the missing pieces too).
 pub fn skip(why: &str) {
     assert!(
         std::env::var_os("CI").is_none(),
         "cannot run under CI: {why}"
     );
-    eprintln!("skipped: {why}");
+    // The harness runs each test on a thread named after it.
+    let test = std::thread::current()
+        .name()
+        .filter(|n| *n != "main")
+        .map_or(String::new(), |n| format!(" {n}"));
+    let _ = writeln!(std::io::stderr(), "SKIPPED{test}: {why}");
 }
 
 /// The embedded corpus of the repository.

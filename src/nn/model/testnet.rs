@@ -257,30 +257,27 @@ pub(crate) fn nested_net(depth: usize) -> Vec<u8> {
     w.bytes
 }
 
-/// The uncompressed bytes of a real net under `$LIVINGBLOCKS_NETS` (by default
-/// `~/.cache/livingblocks/nets`), or `None`, saying so, when it is not there.
+/// The uncompressed bytes of a real net in `engine::nn::nets_dir()` (`$LIVINGBLOCKS_NETS`, by
+/// default `~/.cache/livingblocks/nets`), or `None` when it is not there: the test then skips,
+/// as tests/integration/util.rs's `skip` does (a failure under CI, elsewhere a `SKIPPED` line).
 pub(crate) fn real_net(file: &str) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let dir = std::env::var_os("LIVINGBLOCKS_NETS")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(|h| std::path::Path::new(&h).join(".cache/livingblocks/nets"))
-        })?;
-    let path = dir.join(file);
+    use std::io::{Read, Write};
+    let path = crate::engine::nn::nets_dir().join(file);
     let Ok(f) = std::fs::File::open(&path) else {
+        let why = format!(
+            "{} is absent (scripts/get-net.sh fetches it)",
+            path.display()
+        );
         assert!(
             std::env::var_os("CI").is_none(),
-            "cannot run under CI: {} is absent",
-            path.display()
+            "cannot run under CI: {why}"
         );
-        // Straight to stderr: the test harness would hide a println! of a passing test.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: {} is absent (scripts/get-net.sh fetches it)",
-            path.display()
-        );
+        // Straight to stderr: the harness hides what a passing test prints.
+        let test = std::thread::current()
+            .name()
+            .filter(|n| *n != "main")
+            .map_or(String::new(), |n| format!(" {n}"));
+        let _ = writeln!(std::io::stderr(), "SKIPPED{test}: {why}");
         return None;
     };
     let mut bytes = Vec::new();
