@@ -2,6 +2,8 @@
 //! understood, CJK ones included; what is not understood is marked unparsed and never
 //! guessed. The raw text stays in the CSV beside the parsed columns.
 
+use crate::go::rules::{Rules, Ruleset};
+
 /// Who won.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Winner {
@@ -256,51 +258,26 @@ fn stones(n: &str) -> Option<f32> {
     n.parse().ok()
 }
 
-/// Rules, as a family: the scoring method follows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Rules {
-    Japanese,
-    Chinese,
-    Aga,
-    Nz,
-    Ing,
-    Korean,
-    Unknown,
-}
-
-impl Rules {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Rules::Japanese => "japanese",
-            Rules::Chinese => "chinese",
-            Rules::Aga => "aga",
-            Rules::Nz => "nz",
-            Rules::Ing => "ing",
-            Rules::Korean => "korean",
-            Rules::Unknown => "unknown",
-        }
-    }
-}
-
 /// Reads RU. Tromp-Taylor counts area and allows suicide, like New Zealand rules.
 pub fn parse_rules(raw: &str) -> Rules {
     let l = raw.trim().to_lowercase();
     let has = |w: &[&str]| w.iter().any(|x| l.contains(x));
-    if has(&["japan", "jpn", "uchikomi", "日本"]) || l == "jp" || l == "j" {
-        Rules::Japanese
+    let ruleset = if has(&["japan", "jpn", "uchikomi", "日本"]) || l == "jp" || l == "j" {
+        Ruleset::Japanese
     } else if has(&["chin", "中国", "中國"]) || l == "cn" || l == "c" {
-        Rules::Chinese
+        Ruleset::Chinese
     } else if has(&["aga", "american"]) {
-        Rules::Aga
+        Ruleset::Aga
     } else if has(&["new zealand", "tromp", "taylor"]) || l == "nz" {
-        Rules::Nz
+        Ruleset::Nz
     } else if has(&["ing", "goe", "应氏", "應氏"]) {
-        Rules::Ing
+        Ruleset::Ing
     } else if has(&["korea", "한국"]) || l == "kr" {
-        Rules::Korean
+        Ruleset::Korean
     } else {
-        Rules::Unknown
-    }
+        Ruleset::Unknown
+    };
+    ruleset.rules()
 }
 
 /// Reads KM: `(komi, from_km)`; absent or unreadable means 0, not from KM.
@@ -394,13 +371,14 @@ mod tests {
 
     #[test]
     fn rules_komi_handicap() {
-        assert_eq!(parse_rules("Japanese"), Rules::Japanese);
-        assert_eq!(parse_rules("JPN"), Rules::Japanese);
-        assert_eq!(parse_rules("Chinese"), Rules::Chinese);
-        assert_eq!(parse_rules("Tromp/Taylor"), Rules::Nz);
-        assert_eq!(parse_rules("Ing"), Rules::Ing);
-        assert_eq!(parse_rules("AGA"), Rules::Aga);
-        assert_eq!(parse_rules("Pair Go"), Rules::Unknown);
+        let ru = |raw: &str| parse_rules(raw).name;
+        assert_eq!(ru("Japanese"), Ruleset::Japanese);
+        assert_eq!(ru("JPN"), Ruleset::Japanese);
+        assert_eq!(ru("Chinese"), Ruleset::Chinese);
+        assert_eq!(ru("Tromp/Taylor"), Ruleset::Nz);
+        assert_eq!(ru("Ing"), Ruleset::Ing);
+        assert_eq!(ru("AGA"), Ruleset::Aga);
+        assert_eq!(ru("Pair Go"), Ruleset::Unknown);
         assert_eq!(parse_komi("6.5"), (6.5, true));
         assert_eq!(parse_komi(""), (0.0, false));
         assert!(komi_looks_like_stones(2.75));
