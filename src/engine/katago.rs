@@ -510,8 +510,8 @@ pub fn query_json(id: u64, q: &EngineQuery, visits: u32, history: bool) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::rules::Ruleset;
     use crate::go::Point;
-    use crate::sgf::result::Rules;
 
     #[test]
     fn the_command_line_turns_the_random_symmetry_off() {
@@ -550,7 +550,7 @@ mod tests {
                 (Color::White, Point::new(6, 2)),
             ],
             to_move: Color::White,
-            rules: Rules::Japanese,
+            rules: Ruleset::Japanese.rules(),
             komi: 6.5,
             history: Some(crate::go::MoveList {
                 setup: vec![(Color::Black, Point::new(2, 6))],

@@ -4,6 +4,7 @@ pub mod board;
 pub mod key;
 pub mod random;
 pub mod replay;
+pub mod rules;
 
 pub use board::{Board, Cell, Color, Idx, PlayError, PlayOutcome, Point, Points};
 pub use key::GameKey;

@@ -22,7 +22,8 @@ use thiserror::Error;
 use super::area::{area, independent_life_area};
 use super::board::{cell_of, color_of, opp, Board, Loc, EMPTY, NO_LOC};
 use super::replay::Replay;
-use super::rules::{KataRules, KoRule, Scoring, Tax};
+use super::rules::KataRules;
+use crate::go::rules::{KoRule, Scoring, Tax};
 use crate::go::{Color, Point};
 
 /// Spatial planes.

@@ -25,6 +25,7 @@ pub use model::{Model, ModelError};
 pub use output::{postprocess_with, Answer, PostOptions};
 pub use rules::KataRules;
 
+use crate::go::rules::{KoRule, Scoring};
 use crate::go::Color;
 use crate::score::engine::{EngineAnswer, EngineQuery, EngineView, NoAnswer};
 
@@ -67,8 +68,7 @@ pub fn evaluate(
     let options = PostOptions {
         white_to_move: input.to_move == Color::White,
         // KataGo lets a game end without a result only where a long cycle can stop it.
-        no_result_possible: rules.ko == rules::KoRule::Simple
-            || rules.scoring == rules::Scoring::Territory,
+        no_result_possible: rules.ko == KoRule::Simple || rules.scoring == Scoring::Territory,
         legal: Some(&input.legal),
         ..PostOptions::default()
     };

@@ -11,7 +11,8 @@
 //! the end of its normal phase, under area scoring it ends.
 
 use super::board::{opp, Board, Loc, BLACK, EMPTY, WHITE};
-use super::rules::{HandicapBonus, KataRules, KoRule, Scoring};
+use super::rules::KataRules;
+use crate::go::rules::{HandicapBonus, KoRule, Scoring};
 
 /// How many boards back `recent` keeps, as KataGo does.
 const RECENT: usize = 6;

@@ -1,47 +1,10 @@
 //! KataGo's rules as a struct of settings (`cpp/game/rules.cpp`), not as names: the net's
-//! inputs and the replay depend on the settings, and several names share them.
+//! inputs and the replay depend on the settings, and several names share them. The settings
+//! are the game's (`go::rules`) and two that only KataGo's search has (the button, friendly
+//! passes).
 
-use crate::sgf::result::Rules;
-
-/// What the score counts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Scoring {
-    /// Stones plus surrounded points.
-    Area,
-    /// Surrounded points plus prisoners.
-    Territory,
-}
-
-/// Points a group must pay for its eyes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Tax {
-    None,
-    /// Points inside a seki do not count.
-    Seki,
-    /// As `Seki`, and every living group also pays two points.
-    All,
-}
-
-/// Which repetitions are forbidden.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum KoRule {
-    /// Only the immediate recapture of a single stone.
-    Simple,
-    /// No whole-board position may repeat.
-    Positional,
-    /// No position may repeat with the same player to move.
-    Situational,
-}
-
-/// Extra komi white receives for black's handicap stones.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum HandicapBonus {
-    Zero,
-    /// One point per handicap stone.
-    N,
-    /// One point per handicap stone after the first.
-    NMinusOne,
-}
+use crate::go::rules::{HandicapBonus, KoRule, Rules, Scoring, Tax};
+use crate::score::engine::katago_rules;
 
 /// The rule settings of one KataGo query.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -102,22 +65,18 @@ impl KataRules {
         }
     }
 
-    /// The settings a record's rules are put to KataGo under (the ruleset
-    /// `score::engine::katago_rules` names): Ing counts area as Chinese does, and unknown
-    /// rules are counted as territory, as the margins are.
+    /// The settings a record's rules are put to KataGo under: those of the ruleset
+    /// `katago_rules` names, so that the net and an engine are asked the same question.
     pub fn of(rules: Rules) -> KataRules {
-        match rules {
-            Rules::Japanese | Rules::Korean | Rules::Unknown => KataRules::TERRITORY,
-            Rules::Chinese | Rules::Ing => KataRules::AREA,
-            Rules::Aga => KataRules::AGA,
-            Rules::Nz => KataRules::NEW_ZEALAND,
-        }
+        KataRules::from_name(katago_rules(rules))
+            .expect("katago_rules names a ruleset from_name knows")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::rules::Ruleset;
 
     #[test]
     fn the_five_names_differ_where_katago_says() {
@@ -144,17 +103,36 @@ mod tests {
             assert!(!r.button);
         }
         assert_eq!(KataRules::from_name("tromp-taylor"), None);
-        for r in [
-            Rules::Japanese,
-            Rules::Chinese,
-            Rules::Aga,
-            Rules::Nz,
-            Rules::Ing,
-            Rules::Korean,
-            Rules::Unknown,
+        // Each ruleset as it is put to KataGo: Ing as Chinese, unknown rules as Japanese.
+        for (r, kata) in [
+            (Ruleset::Japanese, jp),
+            (Ruleset::Korean, jp),
+            (Ruleset::Unknown, jp),
+            (Ruleset::Chinese, cn),
+            (Ruleset::Ing, cn),
+            (Ruleset::Aga, aga),
+            (Ruleset::Nz, nz),
         ] {
-            let name = crate::score::engine::katago_rules(r);
-            assert_eq!(Some(KataRules::of(r)), KataRules::from_name(name), "{r:?}");
+            assert_eq!(KataRules::of(r.rules()), kata, "{r:?}");
+        }
+        // KataGo's settings are the rows' where the names are the same.
+        for (r, kata) in [
+            (Ruleset::Japanese, jp),
+            (Ruleset::Chinese, cn),
+            (Ruleset::Aga, aga),
+            (Ruleset::Nz, nz),
+        ] {
+            let rules = r.rules();
+            assert_eq!(
+                (
+                    Some(kata.scoring),
+                    kata.tax,
+                    kata.ko,
+                    kata.multi_stone_suicide
+                ),
+                (rules.scoring, rules.tax, rules.ko, rules.suicide),
+                "{r:?}"
+            );
         }
     }
 }

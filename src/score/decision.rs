@@ -136,7 +136,7 @@ pub fn decide(end: Ending, net: &Net, dead: DeadStones) -> Decision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sgf::result::Rules;
+    use crate::go::rules::Ruleset;
 
     fn record(re: &str) -> RecordInfo {
         let info = crate::sgf::GameInfo {
@@ -168,7 +168,7 @@ mod tests {
     fn the_markup_outranks_the_engine_and_the_estimate() {
         let b = board();
         let rec = record("B+47");
-        assert_eq!(rec.rules, Rules::Chinese);
+        assert_eq!(rec.rules, Ruleset::Chinese.rules());
         let net = Net::build(&b);
         let white = b.idx(crate::go::Point::from_sgf("cb").unwrap()).unwrap();
         let end = Ending {
@@ -196,7 +196,10 @@ mod tests {
             "ended games are not finished"
         );
         // Black: 8 columns of 9 with the dead stone's point; White: its 9 stones.
-        assert_eq!(best.settled.margins.under(Rules::Chinese), Some(72.0 - 9.0));
+        assert_eq!(
+            best.settled.margins.under(Ruleset::Chinese.rules()),
+            Some(72.0 - 9.0)
+        );
         assert!(d.count(DeadSource::Katago).unwrap().dead.is_empty());
         let none = d.count(DeadSource::None).unwrap();
         assert!(none.dead.is_empty());

@@ -10,12 +10,12 @@
 //! knows nothing of the prisoners taken before, which territory counting scores: `lead` adds
 //! them, so the lead is Black − White − komi exactly as `Margins` counts it.
 
-use super::{counting, handicap_compensation, Counting};
+use super::handicap_compensation;
 use crate::go::board::{Board, Cell, Color, Idx, Point};
+use crate::go::rules::{Rules, Ruleset, Scoring};
 use crate::go::MoveList;
 use crate::life::Net;
 use crate::score::rules::RecordInfo;
-use crate::sgf::result::Rules;
 
 /// A final position as an engine is asked about it.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,15 +75,16 @@ pub enum NoAnswer {
 /// The largest board an engine is asked about (KataGo's default build).
 pub const MAX_SIZE: u8 = 19;
 
-/// KataGo's name of a ruleset, as an engine is asked under it. Ing counts area as Chinese
-/// does; unknown rules are counted as territory, as the margins are.
+/// KataGo's name of a ruleset, as an engine is asked under it: a translation of names, since
+/// KataGo knows Korean rules by theirs. Ing counts area as Chinese does; unknown rules are
+/// counted as territory, as the margins are.
 pub fn katago_rules(r: Rules) -> &'static str {
-    match r {
-        Rules::Japanese | Rules::Unknown => "japanese",
-        Rules::Korean => "korean",
-        Rules::Chinese | Rules::Ing => "chinese",
-        Rules::Aga => "aga",
-        Rules::Nz => "new-zealand",
+    match r.name {
+        Ruleset::Japanese | Ruleset::Unknown => "japanese",
+        Ruleset::Korean => "korean",
+        Ruleset::Chinese | Ruleset::Ing => "chinese",
+        Ruleset::Aga => "aga",
+        Ruleset::Nz => "new-zealand",
     }
 }
 
@@ -162,8 +163,8 @@ pub fn score(view: &EngineView, rules: Rules, captures: [u32; 2]) -> f32 {
 /// prisoners taken in the game (`captures`: Black's, White's) where the engine was given the
 /// stones alone and never saw them taken.
 fn counted(view: &EngineView, points: f32, rules: Rules, captures: [u32; 2]) -> f32 {
-    match counting(rules) {
-        Some(Counting::Territory) if !view.history => {
+    match rules.scoring {
+        Some(Scoring::Territory) if !view.history => {
             points + captures[0] as f32 - captures[1] as f32
         }
         _ => points,
@@ -255,13 +256,13 @@ mod tests {
             ownership: Vec::new(),
             history: false,
         };
-        assert_eq!(lead(&view, Rules::Japanese, [5, 2]), 5.0);
-        assert_eq!(score(&view, Rules::Japanese, [5, 2]), 4.5);
-        assert_eq!(lead(&view, Rules::Chinese, [5, 2]), 2.0);
-        assert_eq!(score(&view, Rules::Chinese, [5, 2]), 1.5);
+        assert_eq!(lead(&view, Ruleset::Japanese.rules(), [5, 2]), 5.0);
+        assert_eq!(score(&view, Ruleset::Japanese.rules(), [5, 2]), 4.5);
+        assert_eq!(lead(&view, Ruleset::Chinese.rules(), [5, 2]), 2.0);
+        assert_eq!(score(&view, Ruleset::Chinese.rules(), [5, 2]), 1.5);
         view.history = true;
-        assert_eq!(lead(&view, Rules::Japanese, [5, 2]), 2.0);
-        assert_eq!(score(&view, Rules::Japanese, [5, 2]), 1.5);
+        assert_eq!(lead(&view, Ruleset::Japanese.rules(), [5, 2]), 2.0);
+        assert_eq!(score(&view, Ruleset::Japanese.rules(), [5, 2]), 1.5);
     }
 
     #[test]

@@ -22,7 +22,8 @@ pub use estimate::{estimate, estimate_dead, Estimate, PLAYOUTS};
 pub use finish::{final_status, finish, FinalStatus, Finished, Unsure, Why};
 
 use crate::go::board::{Board, Cell, Color, Idx, Point};
-use crate::sgf::result::{GameResult, Rules, Winner};
+use crate::go::rules::{HandicapBonus, Rules, Scoring};
+use crate::sgf::result::{GameResult, Winner};
 pub use rules::RecordInfo;
 
 /// Where a final position's dead stones come from (§3).
@@ -145,9 +146,9 @@ pub struct Margins {
 impl Margins {
     /// The margin under the game's rules; `None` when the rules are unknown.
     pub fn under(&self, rules: Rules) -> Option<f32> {
-        match counting(rules)? {
-            Counting::Territory => Some(self.territory),
-            Counting::Area => Some(self.area),
+        match rules.scoring? {
+            Scoring::Territory => Some(self.territory),
+            Scoring::Area => Some(self.area),
         }
     }
 
@@ -163,27 +164,12 @@ impl Margins {
     }
 }
 
-/// How a ruleset counts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Counting {
-    Territory,
-    Area,
-}
-
-/// Territory for Japanese and Korean rules, area for Chinese, AGA, New Zealand and Ing.
-pub fn counting(rules: Rules) -> Option<Counting> {
-    match rules {
-        Rules::Japanese | Rules::Korean => Some(Counting::Territory),
-        Rules::Chinese | Rules::Aga | Rules::Nz | Rules::Ing => Some(Counting::Area),
-        Rules::Unknown => None,
-    }
-}
-
-/// Points White receives for Black's handicap under area counting: Chinese HA, AGA HA − 1.
+/// Points White receives for Black's handicap of two stones or more (`Rules::handicap_bonus`):
+/// Chinese HA, AGA HA − 1.
 pub fn handicap_compensation(rules: Rules, handicap: u32) -> f32 {
-    match rules {
-        Rules::Chinese if handicap >= 2 => handicap as f32,
-        Rules::Aga if handicap >= 2 => (handicap - 1) as f32,
+    match rules.handicap_bonus {
+        HandicapBonus::N if handicap >= 2 => handicap as f32,
+        HandicapBonus::NMinusOne if handicap >= 2 => (handicap - 1) as f32,
         _ => 0.0,
     }
 }
@@ -235,7 +221,7 @@ pub fn finish_and_count(
     };
     let (mut f, c, m) = finish_from(to_move);
     let (_, _, other) = finish_from(to_move.opponent());
-    f.unsure.order = match counting(rec.rules) {
+    f.unsure.order = match rec.rules.scoring {
         Some(_) => m.under(rec.rules) != other.under(rec.rules),
         None => m != other,
     };
@@ -344,9 +330,9 @@ pub fn contradicts_benson(
 ) -> bool {
     let area = |slack: f32, shift: f32| outside(bounds, slack, shift, result);
     let territory_shift = placed[1] as f32 - placed[0] as f32;
-    match counting(rules) {
-        Some(Counting::Area) => area(1.0, 0.0),
-        Some(Counting::Territory) => area(2.0, territory_shift),
+    match rules.scoring {
+        Some(Scoring::Area) => area(1.0, 0.0),
+        Some(Scoring::Territory) => area(2.0, territory_shift),
         None => area(1.0, 0.0) && area(2.0, territory_shift),
     }
 }
@@ -378,7 +364,7 @@ pub fn no_area_count(
     rules: Rules,
     handicap: u32,
 ) -> Option<bool> {
-    if counting(rules)? != Counting::Area {
+    if rules.scoring? != Scoring::Area {
         return None;
     }
     let lead = signed_margin(result)? + komi + handicap_compensation(rules, handicap);
@@ -400,7 +386,12 @@ fn outside(bounds: (f32, f32), slack: f32, shift: f32, result: &GameResult) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::rules::Ruleset;
     use crate::sgf::result::parse_result;
+
+    const JAPANESE: Rules = Ruleset::Japanese.rules();
+    const CHINESE: Rules = Ruleset::Chinese.rules();
+    const UNKNOWN: Rules = Ruleset::Unknown.rules();
 
     #[test]
     fn margins_count_prisoners_dead_stones_and_komi() {
@@ -412,14 +403,14 @@ mod tests {
             dead: [2, 3],
             neutral: 4,
         };
-        let m = margins(&c, [5, 6], 6.5, Rules::Japanese, 0);
+        let m = margins(&c, [5, 6], 6.5, JAPANESE, 0);
         // Black 29 + 5 + 3 = 37, White 20 + 6 + 2 = 28.
         assert_eq!(m.territory, 2.5);
         // Black 40 + 30 = 70, White 41 + 20 = 61.
         assert_eq!(m.area, 2.5);
-        let m = margins(&c, [5, 6], 0.5, Rules::Chinese, 4);
+        let m = margins(&c, [5, 6], 0.5, CHINESE, 4);
         assert_eq!(m.area, 70.0 - 61.0 - 0.5 - 4.0);
-        let m = margins(&c, [5, 6], 0.5, Rules::Aga, 4);
+        let m = margins(&c, [5, 6], 0.5, Ruleset::Aga.rules(), 4);
         assert_eq!(m.area, 70.0 - 61.0 - 0.5 - 3.0);
     }
 
@@ -430,18 +421,15 @@ mod tests {
             area: 3.5,
         };
         let b25 = parse_result("B+2.5");
-        assert_eq!(m.equals_re(Rules::Japanese, Some(&b25)), Some(true));
-        assert_eq!(m.equals_re(Rules::Chinese, Some(&b25)), Some(false));
+        assert_eq!(m.equals_re(JAPANESE, Some(&b25)), Some(true));
+        assert_eq!(m.equals_re(CHINESE, Some(&b25)), Some(false));
         assert_eq!(
-            m.equals_re(Rules::Unknown, Some(&parse_result("B+3.5"))),
+            m.equals_re(UNKNOWN, Some(&parse_result("B+3.5"))),
             Some(true)
         );
-        assert_eq!(
-            m.equals_re(Rules::Japanese, Some(&parse_result("W+R"))),
-            None
-        );
-        assert_eq!(m.equals_re(Rules::Japanese, None), None);
-        assert_eq!(m.under(Rules::Unknown), None);
+        assert_eq!(m.equals_re(JAPANESE, Some(&parse_result("W+R"))), None);
+        assert_eq!(m.equals_re(JAPANESE, None), None);
+        assert_eq!(m.under(UNKNOWN), None);
     }
 
     /// On a 19×19 board with no neutral point the areas hold 361 points, so Black's lead
@@ -452,15 +440,15 @@ mod tests {
     fn an_area_count_has_the_parity_of_the_points_counted() {
         let no = |area, re: &str, rules| no_area_count(area, &parse_result(re), 7.5, rules, 0);
         let full = [185, 176];
-        assert_eq!(no(full, "B+1.5", Rules::Chinese), Some(false));
-        assert_eq!(no(full, "W+0.5", Rules::Chinese), Some(false));
-        assert_eq!(no(full, "W+1.5", Rules::Chinese), Some(true));
-        assert_eq!(no(full, "B+2", Rules::Chinese), Some(true));
-        assert_eq!(no([184, 176], "W+1.5", Rules::Chinese), Some(false));
-        assert_eq!(no(full, "W+1.5", Rules::Japanese), None);
-        assert_eq!(no(full, "W+R", Rules::Chinese), None);
+        assert_eq!(no(full, "B+1.5", CHINESE), Some(false));
+        assert_eq!(no(full, "W+0.5", CHINESE), Some(false));
+        assert_eq!(no(full, "W+1.5", CHINESE), Some(true));
+        assert_eq!(no(full, "B+2", CHINESE), Some(true));
+        assert_eq!(no([184, 176], "W+1.5", CHINESE), Some(false));
+        assert_eq!(no(full, "W+1.5", JAPANESE), None);
+        assert_eq!(no(full, "W+R", CHINESE), None);
         // Chinese handicap compensation: White gets a point per stone.
-        let handicap = |re: &str| no_area_count(full, &parse_result(re), 0.5, Rules::Chinese, 2);
+        let handicap = |re: &str| no_area_count(full, &parse_result(re), 0.5, CHINESE, 2);
         assert_eq!(handicap("B+0.5"), Some(false));
         assert_eq!(handicap("B+1.5"), Some(true));
     }
@@ -484,50 +472,40 @@ mod tests {
     #[test]
     fn benson_bounds_flag_impossible_results() {
         // Black proves 200 points of 361: at least 200 − 161 − 6.5 = 32.5 ahead.
-        let bounds = benson_bounds([200, 50], 19, 6.5, Rules::Chinese, 0);
+        let bounds = benson_bounds([200, 50], 19, 6.5, CHINESE, 0);
         assert_eq!(bounds, (32.5, 254.5));
         let even = [150, 150];
         assert!(contradicts_benson(
             bounds,
             even,
             &parse_result("W+R"),
-            Rules::Chinese
+            CHINESE
         ));
         assert!(contradicts_benson(
             bounds,
             even,
             &parse_result("B+10.5"),
-            Rules::Chinese
+            CHINESE
         ));
         assert!(!contradicts_benson(
             bounds,
             even,
             &parse_result("B+40.5"),
-            Rules::Chinese
+            CHINESE
         ));
         assert!(!contradicts_benson(
             bounds,
             even,
             &parse_result("B+30.5"),
-            Rules::Japanese
+            JAPANESE
         ));
         // White placed 40 stones more (Black passed): territory counting gives Black 40 more.
-        let whole = benson_bounds([198, 163], 19, 6.5, Rules::Japanese, 0);
+        let whole = benson_bounds([198, 163], 19, 6.5, JAPANESE, 0);
         assert_eq!(whole, (28.5, 28.5));
         let b685 = parse_result("B+68.5");
-        assert!(!contradicts_benson(
-            whole,
-            [195, 235],
-            &b685,
-            Rules::Japanese
-        ));
-        assert!(contradicts_benson(whole, [195, 235], &b685, Rules::Chinese));
-        assert!(!contradicts_benson(
-            whole,
-            [195, 235],
-            &b685,
-            Rules::Unknown
-        ));
+        assert!(!contradicts_benson(whole, [195, 235], &b685, JAPANESE));
+        assert!(contradicts_benson(whole, [195, 235], &b685, CHINESE));
+        assert!(!contradicts_benson(whole, [195, 235], &b685, UNKNOWN));
     }
 
     #[test]
@@ -601,7 +579,7 @@ mod tests {
     #[test]
     fn a_dame_filled_in_sente_makes_the_order_unsure() {
         let b = Board::from_ascii(finish::CUTTING_POINT_CORNER);
-        let rec = record(Rules::Japanese);
+        let rec = record(JAPANESE);
         let (f, c, other) = finish_and_count(&b, &[], Color::Black, [0, 0], &rec);
         assert!(f.unsure.order && !f.unsure.reading());
         assert_eq!(f.unsure.words(), "order");
@@ -609,7 +587,7 @@ mod tests {
         // Black first takes the dame and White pays the teire: a point more for Black.
         let m = margins_after(&c, [0, 0], Some(&f), &rec);
         assert_eq!(m.territory - other.territory, 1.0);
-        let (f, _, _) = finish_and_count(&b, &[], Color::White, [0, 0], &record(Rules::Japanese));
+        let (f, _, _) = finish_and_count(&b, &[], Color::White, [0, 0], &record(JAPANESE));
         assert!(f.unsure.order);
     }
 
@@ -627,9 +605,9 @@ mod tests {
              ..O.X..",
         );
         for first in [Color::Black, Color::White] {
-            let (f, _, _) = finish_and_count(&b, &[], first, [0, 0], &record(Rules::Japanese));
+            let (f, _, _) = finish_and_count(&b, &[], first, [0, 0], &record(JAPANESE));
             assert_eq!((f.moves(), f.unsure), (7, Unsure::default()), "{first:?}");
-            let (f, _, _) = finish_and_count(&b, &[], first, [0, 0], &record(Rules::Chinese));
+            let (f, _, _) = finish_and_count(&b, &[], first, [0, 0], &record(CHINESE));
             assert!(f.unsure.order, "{first:?}");
         }
     }

@@ -15,6 +15,7 @@ use proptest::prelude::*;
 use super::fast_board::FastBoard;
 use super::race::captured_either_way;
 use super::*;
+use crate::go::rules::Ruleset;
 use crate::go::{Board, Cell, Color, Idx};
 use crate::life::properties::{position, sizes};
 use crate::life::{analyze_life, Net};
@@ -91,13 +92,13 @@ proptest! {
         let (board, _) = position(seed, size);
         let c = count(&board, &some_stones(&board, seed));
         let area = [0, 1].map(|k| c.stones[k] + c.area_territory[k]);
-        let m = margins(&c, [0, 0], komi, Rules::Chinese, handicap).area;
+        let m = margins(&c, [0, 0], komi, Ruleset::Chinese.rules(), handicap).area;
         let re = |m: f32| match m {
             m if m > 0.0 => crate::sgf::result::parse_result(&format!("B+{m}")),
             m if m < 0.0 => crate::sgf::result::parse_result(&format!("W+{}", -m)),
             _ => crate::sgf::result::parse_result("0"),
         };
-        let no = |m: f32| no_area_count(area, &re(m), komi, Rules::Chinese, handicap);
+        let no = |m: f32| no_area_count(area, &re(m), komi, Ruleset::Chinese.rules(), handicap);
         prop_assert_eq!(no(m), Some(false), "the count's own margin {}", m);
         prop_assert_eq!(no(m + 1.0), Some(true));
         prop_assert_eq!(no(m - 1.0), Some(true));

@@ -3,9 +3,10 @@
 //! from the era (scoring-spec §1). A policy of the scorer, not of the SGF reader: RE is never
 //! one of its inputs.
 
+use crate::go::rules::{Rules, Ruleset, Scoring};
 use crate::sgf::result::{
     komi_looks_like_stones, parse_handicap, parse_komi, parse_result, parse_rules, GameResult, How,
-    Rules, Winner,
+    Winner,
 };
 use crate::sgf::GameInfo;
 
@@ -90,10 +91,12 @@ impl RecordInfo {
         let handicap = parse_handicap(&info.ha);
         let in_stones = from_km && komi_looks_like_stones(km);
         let (rules, rules_source) = match parse_rules(&info.ru) {
-            Rules::Unknown => infer_rules(from_km.then_some(km), &info.ev, &info.pc),
+            r if r.name == Ruleset::Unknown => {
+                infer_rules(from_km.then_some(km), &info.ev, &info.pc)
+            }
             r => (r, RulesSource::Ru),
         };
-        let area = matches!(rules, Rules::Chinese | Rules::Aga | Rules::Nz | Rules::Ing);
+        let area = rules.scoring == Some(Scoring::Area);
         let (komi, komi_source) = if from_km {
             (
                 if in_stones && area { 2.0 * km } else { km },
@@ -121,10 +124,10 @@ impl RecordInfo {
 fn infer_rules(km: Option<f32>, ev: &str, pc: &str) -> (Rules, RulesSource) {
     if let Some(k) = km {
         if komi_looks_like_stones(k) || k == 7.5 {
-            return (Rules::Chinese, RulesSource::Komi);
+            return (Ruleset::Chinese.rules(), RulesSource::Komi);
         }
         if k == 8.0 {
-            return (Rules::Ing, RulesSource::Komi);
+            return (Ruleset::Ing.rules(), RulesSource::Komi);
         }
     }
     // 6.5 is the komi of territory rules (Japan and Korea since 2003, Korea since 1999);
@@ -135,18 +138,18 @@ fn infer_rules(km: Option<f32>, ev: &str, pc: &str) -> (Rules, RulesSource) {
     // The Fujitsu Cup kept Japanese rules wherever a round was held (its Beijing finals of
     // the 5.5-komi years included).
     if ev_words.iter().any(|w| w == "fujitsu") {
-        return (Rules::Japanese, RulesSource::Event);
+        return (Ruleset::Japanese.rules(), RulesSource::Event);
     }
     if in_china(pc) && !territory_komi {
-        return (Rules::Chinese, RulesSource::Place);
+        return (Ruleset::Chinese.rules(), RulesSource::Place);
     }
     if ev_words.iter().any(|w| w == "ing") || ev.contains("应氏") || ev.contains("應氏") {
-        return (Rules::Ing, RulesSource::Event);
+        return (Ruleset::Ing.rules(), RulesSource::Event);
     }
     if pc.trim().is_empty() && in_china(ev) && !territory_komi {
-        return (Rules::Chinese, RulesSource::Event);
+        return (Ruleset::Chinese.rules(), RulesSource::Event);
     }
-    (Rules::Japanese, RulesSource::Default)
+    (Ruleset::Japanese.rules(), RulesSource::Default)
 }
 
 /// Lower-case words of a text, split at anything not alphanumeric.
@@ -207,17 +210,17 @@ pub fn year(dt: &str) -> Option<u32> {
 }
 
 /// The komi of an even game of `year` under `rules`, as professional play set it: none
-/// before 1939; Japanese and Korean 4.5 to 1973, 5.5 to 2002 (Korea 1999), 6.5 since;
-/// Chinese 5.5 to 2001, 7.5 since; Ing 8.
+/// before 1939; the ruleset's own where it fixes one (Ing 8); area counting 5.5 to 2001,
+/// 7.5 since (Chinese); territory counting 4.5 to 1973, 5.5 to 2002 (Korea 1999), 6.5 since.
 pub fn customary_komi(year: u32, rules: Rules, pc: &str) -> f32 {
     let korea = words(pc)
         .iter()
         .any(|w| ["korea", "seoul", "daejeon", "busan", "kiwon"].contains(&w.as_str()));
-    match rules {
+    match (rules.fixed_komi, rules.scoring) {
         _ if year < 1939 => 0.0,
-        Rules::Ing => 8.0,
-        Rules::Chinese | Rules::Aga | Rules::Nz if year < 2002 => 5.5,
-        Rules::Chinese | Rules::Aga | Rules::Nz => 7.5,
+        (Some(komi), _) => komi,
+        (None, Some(Scoring::Area)) if year < 2002 => 5.5,
+        (None, Some(Scoring::Area)) => 7.5,
         _ if year < 1974 => 4.5,
         _ if year < 1999 || (year < 2003 && !korea) => 5.5,
         _ => 6.5,
@@ -237,7 +240,7 @@ mod tests {
         dt: &str,
         ev: &str,
         pc: &str,
-    ) -> (Rules, &'static str, f32, &'static str) {
+    ) -> (Ruleset, &'static str, f32, &'static str) {
         let info = crate::sgf::GameInfo {
             km: km.into(),
             ru: ru.into(),
@@ -249,7 +252,7 @@ mod tests {
         };
         let r = RecordInfo::read(&info);
         (
-            r.rules,
+            r.rules.name,
             r.rules_source.as_str(),
             r.komi,
             r.komi_source.as_str(),
@@ -258,7 +261,7 @@ mod tests {
 
     #[test]
     fn rules_come_from_ru_else_from_komi_place_and_event() {
-        use Rules::*;
+        use Ruleset::*;
         assert_eq!(record("6.5", "Japanese", "", "", "", "Beijing").0, Japanese);
         assert_eq!(record("6.5", "Japanese", "", "", "", "").1, "RU");
         assert_eq!(record("7.5", "", "", "", "", "").1, "inferred:komi");

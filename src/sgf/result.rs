@@ -2,6 +2,8 @@
 //! understood, CJK ones included; what is not understood is marked unparsed and never
 //! guessed. The raw text stays in the CSV beside the parsed columns.
 
+use crate::go::rules::{Rules, Ruleset};
+
 /// Who won.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Winner {
@@ -256,51 +258,64 @@ fn stones(n: &str) -> Option<f32> {
     n.parse().ok()
 }
 
-/// Rules, as a family: the scoring method follows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Rules {
-    Japanese,
-    Chinese,
-    Aga,
-    Nz,
-    Ing,
-    Korean,
-    Unknown,
-}
+/// RU's names of a ruleset, tried in this order: a ruleset's own name before a way of
+/// counting (`Japanese, area scoring` is Japanese). A name in Latin letters is a whole word
+/// of RU (`Beijing` holds no `ing`); one in Chinese, Japanese or Korean script may be part of
+/// one, as these scripts do not separate words (`中国规则`).
+const RU_NAMES: [(&[&str], Ruleset); 8] = [
+    (
+        &["japanese", "japan", "jpn", "jp", "uchikomi", "日本"],
+        Ruleset::Japanese,
+    ),
+    (
+        &["chinese", "china", "cn", "中国", "中國"],
+        Ruleset::Chinese,
+    ),
+    (&["aga", "american"], Ruleset::Aga),
+    (
+        &[
+            "nz",
+            "zealand",
+            "newzealand",
+            "tromp",
+            "taylor",
+            "tromptaylor",
+        ],
+        Ruleset::Nz,
+    ),
+    (&["ing", "goe", "应氏", "應氏"], Ruleset::Ing),
+    (
+        &["korean", "korea", "kr", "한국", "韓國", "韩国", "韓国"],
+        Ruleset::Korean,
+    ),
+    (&["territory"], Ruleset::Japanese),
+    (&["area", "counting"], Ruleset::Chinese),
+];
 
-impl Rules {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Rules::Japanese => "japanese",
-            Rules::Chinese => "chinese",
-            Rules::Aga => "aga",
-            Rules::Nz => "nz",
-            Rules::Ing => "ing",
-            Rules::Korean => "korean",
-            Rules::Unknown => "unknown",
-        }
-    }
-}
-
-/// Reads RU. Tromp-Taylor counts area and allows suicide, like New Zealand rules.
+/// Reads RU by its words, in any case. Tromp-Taylor counts area and allows suicide, like New
+/// Zealand rules; `J` and `C` name rulesets only alone.
 pub fn parse_rules(raw: &str) -> Rules {
-    let l = raw.trim().to_lowercase();
-    let has = |w: &[&str]| w.iter().any(|x| l.contains(x));
-    if has(&["japan", "jpn", "uchikomi", "日本"]) || l == "jp" || l == "j" {
-        Rules::Japanese
-    } else if has(&["chin", "中国", "中國"]) || l == "cn" || l == "c" {
-        Rules::Chinese
-    } else if has(&["aga", "american"]) {
-        Rules::Aga
-    } else if has(&["new zealand", "tromp", "taylor"]) || l == "nz" {
-        Rules::Nz
-    } else if has(&["ing", "goe", "应氏", "應氏"]) {
-        Rules::Ing
-    } else if has(&["korea", "한국"]) || l == "kr" {
-        Rules::Korean
-    } else {
-        Rules::Unknown
-    }
+    let lower = raw.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let names = |word: &str, name: &str| {
+        if name.is_ascii() {
+            word == name
+        } else {
+            word.contains(name)
+        }
+    };
+    let ruleset = match words.as_slice() {
+        ["j"] => Ruleset::Japanese,
+        ["c"] => Ruleset::Chinese,
+        _ => RU_NAMES
+            .iter()
+            .find(|(ns, _)| ns.iter().any(|n| words.iter().any(|w| names(w, n))))
+            .map_or(Ruleset::Unknown, |&(_, r)| r),
+    };
+    ruleset.rules()
 }
 
 /// Reads KM: `(komi, from_km)`; absent or unreadable means 0, not from KM.
@@ -326,6 +341,7 @@ pub fn parse_handicap(raw: &str) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::rules::Scoring;
     use How::*;
     use Winner::*;
 
@@ -393,14 +409,7 @@ mod tests {
     }
 
     #[test]
-    fn rules_komi_handicap() {
-        assert_eq!(parse_rules("Japanese"), Rules::Japanese);
-        assert_eq!(parse_rules("JPN"), Rules::Japanese);
-        assert_eq!(parse_rules("Chinese"), Rules::Chinese);
-        assert_eq!(parse_rules("Tromp/Taylor"), Rules::Nz);
-        assert_eq!(parse_rules("Ing"), Rules::Ing);
-        assert_eq!(parse_rules("AGA"), Rules::Aga);
-        assert_eq!(parse_rules("Pair Go"), Rules::Unknown);
+    fn komi_handicap() {
         assert_eq!(parse_komi("6.5"), (6.5, true));
         assert_eq!(parse_komi(""), (0.0, false));
         assert!(komi_looks_like_stones(2.75));
@@ -409,5 +418,76 @@ mod tests {
         assert!(!komi_looks_like_stones(5.75));
         assert_eq!(parse_handicap("4"), 4);
         assert_eq!(parse_handicap(""), 0);
+    }
+
+    fn ru(raw: &str) -> &'static str {
+        parse_rules(raw).as_str()
+    }
+
+    #[test]
+    fn ru_names_a_ruleset_by_its_words() {
+        for (raw, want) in [
+            ("Japanese", "japanese"),
+            ("JPN", "japanese"),
+            ("jp", "japanese"),
+            ("J", "japanese"),
+            ("Uchikomi", "japanese"),
+            ("日本ルール", "japanese"),
+            ("Chinese", "chinese"),
+            ("chinese rules", "chinese"),
+            ("CN", "chinese"),
+            ("c", "chinese"),
+            ("中国规则", "chinese"),
+            ("中國", "chinese"),
+            ("AGA", "aga"),
+            ("American", "aga"),
+            ("NZ", "nz"),
+            ("New Zealand", "nz"),
+            ("Tromp/Taylor", "nz"),
+            ("Tromp-Taylor", "nz"),
+            ("tromp taylor", "nz"),
+            ("Ing", "ing"),
+            ("Ing's rules", "ing"),
+            ("GOE", "ing"),
+            ("应氏规则", "ing"),
+            ("應氏", "ing"),
+            ("Korean", "korean"),
+            ("KR", "korean"),
+            ("한국", "korean"),
+            ("韓國", "korean"),
+        ] {
+            assert_eq!(ru(raw), want, "RU[{raw}]");
+        }
+    }
+
+    /// Issue 50: RU was read by substrings, and "ing" is one of "Territory scoring" and of
+    /// "Counting": both read as Ing rules, area counting.
+    #[test]
+    fn issue_50_a_way_of_counting_is_not_ing() {
+        assert_eq!(ru("Territory scoring"), "japanese");
+        assert_eq!(ru("territory"), "japanese");
+        assert_eq!(ru("Counting"), "chinese");
+        assert_eq!(ru("area"), "chinese");
+        assert_eq!(ru("Area scoring"), "chinese");
+        assert_eq!(
+            parse_rules("Territory scoring").scoring,
+            Some(Scoring::Territory)
+        );
+        assert_eq!(parse_rules("Counting").scoring, Some(Scoring::Area));
+        // A ruleset's name comes before a way of counting.
+        assert_eq!(ru("AGA (area)"), "aga");
+        // Words that only hold a name read as nothing.
+        for raw in [
+            "Beijing", "Nagano", "Machine", "Pair Go", "J. Smith", "TT--", "",
+        ] {
+            assert_eq!(ru(raw), "unknown", "RU[{raw}]");
+        }
+        assert_eq!(parse_rules("Pair Go").scoring, None);
+    }
+
+    #[test]
+    fn tromp_taylor_counts_area_and_allows_suicide() {
+        let tt = parse_rules("Tromp-Taylor");
+        assert_eq!((tt.scoring, tt.suicide), (Some(Scoring::Area), true));
     }
 }

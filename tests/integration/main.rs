@@ -11,6 +11,7 @@ mod net;
 mod replay_reference;
 mod report;
 mod robustness;
+mod rules;
 mod scoring;
 mod show;
 mod util;

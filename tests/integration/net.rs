@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use livingblocks::engine::NetJudge;
+use livingblocks::go::rules::Ruleset;
 use livingblocks::go::{Board, Color, MoveList, Point};
 use livingblocks::life::Net;
 use livingblocks::score::engine::{block_ownership, dead, EngineQuery, EngineView};
-use livingblocks::sgf::result::Rules;
 use serde_json::Value;
 
 use crate::util::skip;
@@ -105,11 +105,11 @@ fn query(v: &Value) -> (EngineQuery, Board) {
         })
         .collect();
     let rules = match v["rules"].as_str().unwrap() {
-        "japanese" => Rules::Japanese,
-        "chinese" => Rules::Chinese,
-        "korean" => Rules::Korean,
-        "aga" => Rules::Aga,
-        "new-zealand" => Rules::Nz,
+        "japanese" => Ruleset::Japanese.rules(),
+        "chinese" => Ruleset::Chinese.rules(),
+        "korean" => Ruleset::Korean.rules(),
+        "aga" => Ruleset::Aga.rules(),
+        "new-zealand" => Ruleset::Nz.rules(),
         r => panic!("rules {r}"),
     };
     let q = EngineQuery {
