@@ -111,12 +111,22 @@ impl Replayed {
         let info = GameInfo::from_main_line(root);
         let record = RecordInfo::read(&info);
         match replay_until(root, stop) {
-            Ok(replay) => {
-                let moves = replay
-                    .illegal
-                    .is_none()
-                    .then(|| crate::go::move_list(root))
-                    .flatten();
+            Ok(mut replay) => {
+                // A replay to the end gathered the list; one stopped early did not.
+                let moves = match stop {
+                    None => replay.list.take(),
+                    Some(_) => replay
+                        .illegal
+                        .is_none()
+                        .then(|| crate::go::move_list(root))
+                        .flatten(),
+                };
+                debug_assert!(
+                    replay.illegal.is_some()
+                        || stop.is_some()
+                        || moves == crate::go::move_list(root),
+                    "the replay's move list is move_list's"
+                );
                 Ok(Replayed {
                     index,
                     info,
@@ -238,9 +248,11 @@ impl Prepared {
             .into_iter()
             .map(|(game, note)| {
                 let mut row = match game {
-                    Ok(g) => {
+                    Ok(mut g) => {
                         let answer = answers.get(g.index).and_then(Option::as_ref);
-                        examine(&g, options, answer.map(Judged::Answer)).row()
+                        // Moved into the row, not copied: `examine` does not read it.
+                        let info = std::mem::take(&mut g.info);
+                        examine(&g, options, answer.map(Judged::Answer)).row_with(info)
                     }
                     Err(row) => row,
                 };
@@ -369,6 +381,11 @@ pub fn examine<'a>(
 impl Examined<'_> {
     /// The game's rows, as the tables write them.
     pub fn row(&self) -> GameRow {
+        self.row_with(self.game.info.clone())
+    }
+
+    /// `row`, with the game's `info` given.
+    fn row_with(&self, info: GameInfo) -> GameRow {
         let (g, r, net, life) = (self.game, &self.game.replay, &self.net, &self.life);
         let view = self.engine.as_ref().and_then(|e| e.as_ref().ok());
         let status = self
@@ -441,7 +458,7 @@ impl Examined<'_> {
             detail,
             size: Some(r.board.size()),
             position: Some(position),
-            info: g.info.clone(),
+            info,
             record: Some(g.record),
             blocks,
             chains,

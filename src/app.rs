@@ -381,12 +381,14 @@ pub fn analyze(
     outputs.finish().map_err(write_err)?;
     // The run's own inputs, not a second walk: the diagrams' games are among them.
     let finder = source::Finder::of_inputs(inputs, config.max_file_size);
+    // With an engine, the diagrams count with its dead stones, read back from games.csv.
+    let judged = config.katago.is_some() || config.net.is_some();
     report::write(
         staged.path(),
         &tally,
         Some(&manifest),
         Some(&finder),
-        staged.path(),
+        judged.then(|| staged.path()),
         config.diagrams,
     )?;
     let paths = commit(staged, manifest, false, cancel)?;

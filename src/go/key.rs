@@ -30,16 +30,12 @@ impl GameKey {
     /// The key of a game on a `size`×`size` board; `None` for one without a stone (nothing
     /// to tell it from any other empty record).
     pub fn of(size: u8, list: &MoveList) -> Option<GameKey> {
-        let setup: Vec<(Color, Point)> = list.setup.clone();
-        let moves: Vec<(Color, Point)> = list
-            .moves
-            .iter()
-            .filter_map(|&(c, p)| Some((c, p?)))
-            .collect();
-        if setup.is_empty() && moves.is_empty() {
+        let setup = &list.setup[..];
+        let moves = || list.moves.iter().filter_map(|&(c, p)| Some((c, p?)));
+        if setup.is_empty() && moves().next().is_none() {
             return None;
         }
-        let sym = least_symmetry(size, &setup, &moves);
+        let sym = least_symmetry(size, setup, moves());
         let mut h = Fnv1a::new();
         h.write_u8(size);
         let mut codes: Vec<u16> = setup.iter().map(|&s| code(size, sym, s)).collect();
@@ -50,19 +46,21 @@ impl GameKey {
         // Setup and moves must not run into each other.
         write16(&mut h, u16::MAX);
         let mut opening = None;
-        for (k, &m) in moves.iter().enumerate() {
-            if k == OPENING {
+        let mut played = 0;
+        for m in moves() {
+            if played == OPENING {
                 opening = Some(mix(h.finish()));
             }
             write16(&mut h, code(size, sym, m));
+            played += 1;
         }
-        if moves.len() == OPENING {
+        if played == OPENING {
             opening = Some(mix(h.finish()));
         }
         Some(GameKey {
             whole: mix(h.finish()),
             opening,
-            moves: moves.len() as u32,
+            moves: played as u32,
         })
     }
 }
@@ -105,7 +103,11 @@ fn code(size: u8, s: u8, (c, p): (Color, Point)) -> u16 {
 
 /// The symmetry under which the game reads least: sorted setup first, then the moves.
 /// Symmetries still tied at the end write the game identically.
-fn least_symmetry(size: u8, setup: &[(Color, Point)], moves: &[(Color, Point)]) -> u8 {
+fn least_symmetry(
+    size: u8,
+    setup: &[(Color, Point)],
+    moves: impl Iterator<Item = (Color, Point)>,
+) -> u8 {
     let mut alive: Vec<u8> = (0..8).collect();
     let sorted_setup = |s: u8| {
         let mut v: Vec<u16> = setup.iter().map(|&x| code(size, s, x)).collect();
@@ -122,7 +124,7 @@ fn least_symmetry(size: u8, setup: &[(Color, Point)], moves: &[(Color, Point)]) 
             .map(|(s, _)| s)
             .collect();
     }
-    for &m in moves {
+    for m in moves {
         if alive.len() == 1 {
             break;
         }

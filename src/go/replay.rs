@@ -42,6 +42,9 @@ pub struct Replay {
     pub last_stone: Option<(Color, Point)>,
     /// Whether `replay_until` stopped with moves of the main line left.
     pub stopped: bool,
+    /// The main line as `move_list` gives it, gathered while replaying (one pass over the
+    /// record, not two); `None` where `move_list` gives none, or the replay stopped early.
+    pub list: Option<MoveList>,
 }
 
 /// A move the replay could not apply.
@@ -161,6 +164,10 @@ pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, R
         has_markup: false,
         last_stone: None,
         stopped: false,
+        list: Some(MoveList {
+            setup: Vec::new(),
+            moves: Vec::new(),
+        }),
     };
     if root
         .properties()
@@ -168,7 +175,7 @@ pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, R
     {
         r.to_move = Color::White;
     }
-    for node in root.main_variation() {
+    for (n, node) in root.main_variation().enumerate() {
         let plays = || {
             node.properties().any(|p| match p {
                 Prop::B(_) | Prop::W(_) => true,
@@ -178,17 +185,23 @@ pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, R
         };
         if stop.is_some_and(|m| r.moves >= m) && plays() {
             r.stopped = true;
+            r.list = None;
             break;
         }
+
         if r.illegal.is_some() {
             // Past an illegal move, only count the record's moves.
             r.moves += node
                 .properties()
                 .filter(|p| matches!(p, Prop::B(_) | Prop::W(_)))
                 .count() as u32;
-        } else if let Err(illegal) = r.apply_node(node) {
+        } else if let Err(illegal) = r.apply_node(node, n == 0) {
             r.illegal = Some(illegal);
+            r.list = None;
         }
+    }
+    if let Some(list) = &mut r.list {
+        list.setup.sort_unstable_by_key(|&(_, p)| p);
     }
     Ok(r)
 }
@@ -196,16 +209,17 @@ pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, R
 impl Replay {
     /// Applies one node: setup first, then PL, then moves (FF[4] forbids mixing them, but
     /// records do it, and this order is the one editors show).
-    fn apply_node(&mut self, node: &SgfNode<Prop>) -> Result<(), IllegalMove> {
+    fn apply_node(&mut self, node: &SgfNode<Prop>, root: bool) -> Result<(), IllegalMove> {
         // Most nodes are a move and nothing else: they skip the setup, markup and PL passes.
         if !matches!(node.properties[..], [Prop::B(_) | Prop::W(_)]) {
-            self.apply_setup(node)?;
+            self.apply_setup(node, root)?;
         }
         self.apply_moves(node)
     }
 
-    /// Setup stones, territory markup and PL of a node, in that order.
-    fn apply_setup(&mut self, node: &SgfNode<Prop>) -> Result<(), IllegalMove> {
+    /// Setup stones, territory markup and PL of a node, in that order; `root`: the node is
+    /// the root, the one place a move list takes setup from.
+    fn apply_setup(&mut self, node: &SgfNode<Prop>, root: bool) -> Result<(), IllegalMove> {
         for prop in node.properties() {
             let (points, colour) = match prop {
                 Prop::AB(ps) => (ps, Some(Color::Black)),
@@ -224,6 +238,10 @@ impl Replay {
             // which bad point an error names: taken in point order, it is the same every run.
             let mut points: Vec<Point> = points.iter().map(|p| Point::new(p.x, p.y)).collect();
             points.sort_unstable();
+            match (colour, &mut self.list) {
+                (Some(c), Some(list)) if root => list.setup.extend(points.iter().map(|&p| (c, p))),
+                _ => self.list = None,
+            }
             for p in points {
                 self.board.setup(p, colour).map_err(|e| IllegalMove {
                     number: self.moves,
@@ -269,6 +287,16 @@ impl Replay {
             };
             self.moves += 1;
             let number = self.moves;
+            if let (Some(list), Some(mv)) = (&mut self.list, mv) {
+                list.moves.push((
+                    colour,
+                    match mv {
+                        Move::Pass => None,
+                        Move::Move(p) if p.x == 19 && p.y == 19 && self.board.size() <= 19 => None,
+                        Move::Move(p) => Some(Point::new(p.x, p.y)),
+                    },
+                ));
+            }
             let illegal = |reason: String| IllegalMove { number, reason };
             match mv {
                 None => {

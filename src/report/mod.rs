@@ -68,7 +68,14 @@ pub fn write_from_tables(
         manifest.max_file_size(),
         manifest.base(out).as_deref(),
     );
-    write(stage, &t, Some(manifest), Some(&finder), tables, diagrams)
+    write(
+        stage,
+        &t,
+        Some(manifest),
+        Some(&finder),
+        Some(tables),
+        diagrams,
+    )
 }
 
 /// What games.csv in `tables` says of the games `t` may draw a diagram of (a key per game of
@@ -88,18 +95,20 @@ fn drawn(t: &Tally, tables: &Path) -> Result<diagrams::Keys, ReportError> {
 }
 
 /// Writes report.md, summary.csv, not_benson.csv and plots/ into `dir` (a run's stage
-/// folder) from `t`, the tally of the tables in `tables`, with up to `diagrams` board
-/// diagrams per list, their positions found through `finder`; `manifest` says what produced
-/// the tables.
+/// folder) from `t`, with up to `diagrams` board diagrams per list, their positions found
+/// through `finder`; `manifest` says what produced the tables. `tables`: the tables `t` is
+/// the tally of, where games.csv must be read again for what the diagrams need (each game's
+/// key, and KataGo's dead stones); a run without an engine draws its own records with its
+/// own dead stones, and passes none.
 pub fn write(
     dir: &Path,
     t: &Tally,
     manifest: Option<&Manifest>,
     finder: Option<&Finder>,
-    tables: &Path,
+    tables: Option<&Path>,
     diagrams: usize,
 ) -> Result<(), ReportError> {
-    let keys = drawn(t, tables)?;
+    let keys = tables.map(|tables| drawn(t, tables)).transpose()?;
     let wrote =
         |p: &Path, e: &dyn std::fmt::Display| ReportError::Write(format!("{}: {e}", p.display()));
     let plots = dir.join("plots");
@@ -112,7 +121,7 @@ pub fn write(
         drawn.push(name);
     }
     std::fs::create_dir_all(&boards).map_err(|e| wrote(&boards, &e))?;
-    let mut figures = diagrams::figures(t, finder, Some(&keys), diagrams);
+    let mut figures = diagrams::figures(t, finder, keys.as_ref(), diagrams);
     figures.charts = drawn;
     for f in figures.all() {
         let p = boards.join(&f.file);
