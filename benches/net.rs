@@ -8,7 +8,7 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use livingblocks::analyze::{prepare, EstimateFor, Options};
 use livingblocks::engine::NetJudge;
-use livingblocks::score::engine::EngineQuery;
+use livingblocks::score::judgement::EngineQuery;
 use livingblocks::source;
 
 #[global_allocator]

@@ -207,7 +207,7 @@ fn baseline_vs_pipeline(c: &mut Criterion) {
                 out.write_file("x.sgf", Some(f.len() as u64), &in_arena(f, NO_ESTIMATE))
                     .unwrap();
             }
-            out.finish().unwrap()
+            out.complete().unwrap()
         })
     });
     g.finish();

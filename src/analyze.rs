@@ -9,7 +9,7 @@ use crate::row::{
     BigEyeRow, BlockRow, ChainRow, Failure, FileAnalysis, GameRow, PositionStats, ScoreRow,
     SourceScore, Status,
 };
-use crate::score::engine::{EngineAnswer, EngineQuery, EngineView, NoAnswer};
+use crate::score::judgement::{EngineAnswer, EngineQuery, EngineView, NoAnswer};
 use crate::score::rules::RecordInfo;
 use crate::score::{self, DeadSource, DeadStones, Decision, Ending};
 use crate::sgf::{self, load::Tree, EncodingSource, GameInfo};
@@ -75,7 +75,7 @@ pub fn analyze_file(bytes: &[u8]) -> FileAnalysis {
 /// Analyses the bytes of one SGF file. A panic anywhere inside becomes an `internal_error`
 /// row instead of ending the run.
 pub fn analyze_file_with(bytes: &[u8], options: Options) -> FileAnalysis {
-    prepare(bytes).finish(options, &[])
+    prepare(bytes).analyze(options, &[])
 }
 
 /// An engine's answers for a file's game trees, by the tree's index in the file (`None`, or
@@ -84,7 +84,7 @@ pub type Answers = [Option<EngineAnswer>];
 
 /// `analyze_file` without the panic guards, for fuzzing: a panic here is a bug to find.
 pub fn analyze_unguarded(bytes: &[u8]) -> FileAnalysis {
-    prepare_unguarded(bytes).finish_unguarded(Options::default(), &[])
+    prepare_unguarded(bytes).analyze_unguarded(Options::default(), &[])
 }
 
 /// One game tree of a file, replayed: what its analysis and an engine's question both start
@@ -235,14 +235,14 @@ impl Prepared {
 
     /// Analyses every game with an engine's answers to `queries`. A panic becomes an
     /// `internal_error` row.
-    pub fn finish(self, options: Options, answers: &Answers) -> FileAnalysis {
+    pub fn analyze(self, options: Options, answers: &Answers) -> FileAnalysis {
         guarded(
-            || self.finish_unguarded(options, answers),
+            || self.analyze_unguarded(options, answers),
             FileAnalysis::failed,
         )
     }
 
-    fn finish_unguarded(self, options: Options, answers: &Answers) -> FileAnalysis {
+    fn analyze_unguarded(self, options: Options, answers: &Answers) -> FileAnalysis {
         let games = self
             .games
             .into_iter()
@@ -327,14 +327,14 @@ pub fn examine<'a>(
             a.as_ref()
                 .map_err(NoAnswer::clone)
                 .and_then(|v| v.fits(r.board.size()).map(|()| v))
-                .map(|v| (v, score::engine::block_ownership(&r.board, &net, v))),
+                .map(|v| (v, score::judgement::block_ownership(&r.board, &net, v))),
         ),
         _ => None,
     };
     let at_end = r.illegal.is_none() && !r.stopped;
     let engine_dead = match judged {
         Some(Judged::Answer(_)) => match &engine {
-            Some(Ok((_, own))) => Some(score::engine::dead(&net, own)),
+            Some(Ok((_, own))) => Some(score::judgement::dead(&net, own)),
             _ => None,
         },
         Some(Judged::Dead(points)) => {
@@ -555,8 +555,8 @@ impl Examined<'_> {
             best: decision.scored().0,
             markup,
             katago,
-            katago_lead: view.map(|(v, _)| score::engine::lead(v, rec.rules, r.captures)),
-            katago_score: view.map(|(v, _)| score::engine::score(v, rec.rules, r.captures)),
+            katago_lead: view.map(|(v, _)| score::judgement::lead(v, rec.rules, r.captures)),
+            katago_score: view.map(|(v, _)| score::judgement::score(v, rec.rules, r.captures)),
             estimate,
             none,
             benson_bounds: bounds,

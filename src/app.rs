@@ -11,7 +11,7 @@ use crate::duplicates::Duplicates;
 use crate::engine::{EngineError, Katago, KatagoSpec, NetJudge};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
-use crate::score::engine::{EngineAnswer, EngineQuery, NoAnswer};
+use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
 use crate::sink::{
     stage, Cleanup, CommitError, FolderError, Manifest, OutputLock, Outputs, RunStats, Stage,
 };
@@ -48,7 +48,7 @@ pub trait Progress {
     fn advance(&self, so_far: &RunStats);
     /// A row that is not `ok`: the input's path, its status and why.
     fn warn(&self, path: &std::path::Path, game: Option<usize>, status: Status, detail: &str);
-    fn finish(&self);
+    fn done(&self);
 }
 
 /// What a finished run did.
@@ -316,7 +316,7 @@ pub fn analyze(
         })?;
         run.stats.inputs += 1;
     }
-    run.finish()?;
+    run.drain()?;
     let questions = run.questions;
     let judged = run.judged.into_inner();
     let (stats, tally) = (run.stats, run.tally);
@@ -378,7 +378,7 @@ pub fn analyze(
     if let (true, Ok(cwd)) = (relative, std::env::current_dir()) {
         manifest.set_base(&config.out, &cwd);
     }
-    outputs.finish().map_err(write_err)?;
+    outputs.complete().map_err(write_err)?;
     // The run's own inputs, not a second walk: the diagrams' games are among them.
     let finder = source::Finder::of_inputs(inputs, config.max_file_size);
     // With an engine, the diagrams count with its dead stones, read back from games.csv.
@@ -392,7 +392,7 @@ pub fn analyze(
         config.diagrams,
     )?;
     let paths = commit(staged, manifest, false, cancel)?;
-    progress.finish();
+    progress.done();
     Ok(RunReport {
         stats,
         elapsed: start.elapsed(),
@@ -673,7 +673,7 @@ impl Batcher<'_> {
                 .zip(prepared)
                 .zip(&answers)
                 .map(|((w, (bytes, p)), a)| {
-                    (stopped() == 0).then(|| (bytes, numbered(w, p.finish(options, a))))
+                    (stopped() == 0).then(|| (bytes, numbered(w, p.analyze(options, a))))
                 })
                 .collect()
         });
@@ -694,7 +694,7 @@ impl Batcher<'_> {
     }
 
     /// Writes what is still pending; call once, after the last `push`.
-    fn finish(&mut self) -> Result<(), AppError> {
+    fn drain(&mut self) -> Result<(), AppError> {
         self.flush()?;
         self.flush()
     }
@@ -820,7 +820,7 @@ fn process(w: &Work, cap: u64, options: Options, net: NetUse) -> (Option<u64>, F
                     })
                 })
                 .collect();
-            p.finish(options, &answers)
+            p.analyze(options, &answers)
         }
     };
     (Some(bytes.len() as u64), numbered(w, a))

@@ -58,7 +58,7 @@ pub fn merge(
             &mut table,
             copies.as_mut(),
         )?;
-        table.finish().map_err(write_err)?;
+        table.complete().map_err(write_err)?;
         let signal = cancel.load(Ordering::SeqCst);
         if signal != 0 {
             return Err(AppError::Interrupted(signal));
@@ -293,7 +293,7 @@ fn merge_table(
     // What was read must be what each shard's manifest recorded: a shard run again while
     // this merge read it is refused, not mixed in.
     for ((path, r), m) in readers.into_iter().zip(manifests) {
-        let (size, sum) = r.into_inner().finish();
+        let (size, sum) = r.into_inner().digest();
         let expected = m
             .files()
             .into_iter()
@@ -405,7 +405,7 @@ mod tests {
         std::fs::write(dir.join("chains.csv"), &text).unwrap();
         let mut d = Digesting::new(recorded.as_bytes());
         std::io::copy(&mut d, &mut std::io::sink()).unwrap();
-        let (size, sum) = d.finish();
+        let (size, sum) = d.digest();
         let mut m = Manifest::default();
         m.entries.insert("shard".into(), shard.into());
         m.entries

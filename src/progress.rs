@@ -99,7 +99,7 @@ impl Progress for Terminal {
         }
     }
 
-    fn finish(&self) {
+    fn done(&self) {
         if let Mode::Bar(bar) = &self.mode {
             bar.finish_and_clear();
         }

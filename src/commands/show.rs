@@ -8,9 +8,9 @@ use livingblocks::app::AppError;
 use livingblocks::engine::{Katago, NetJudge};
 use livingblocks::look::{open, Look, EVERY_GAME};
 use livingblocks::report::diagrams::{show_diagram, show_text, title as diagram_title};
-use livingblocks::report::sgf::position_sgf;
+use livingblocks::report::record::position_sgf;
 use livingblocks::row::GameRow;
-use livingblocks::score::engine::{EngineAnswer, EngineQuery};
+use livingblocks::score::judgement::{EngineAnswer, EngineQuery};
 use livingblocks::source::{Finder, Root};
 
 use crate::cli::ShowArgs;
@@ -157,8 +157,8 @@ fn judgement(row: &GameRow, head: &str) -> String {
         "{head}: Black − White − komi {lead:+.2} by its lead (as a count {}), {score:+.2} by \
          the score it expects (as a count {}); dead: {}; counted with these dead stones after \
          finishing: {}\n",
-        livingblocks::score::engine::on_grid(lead, komi),
-        livingblocks::score::engine::on_grid(score, komi),
+        livingblocks::score::judgement::on_grid(lead, komi),
+        livingblocks::score::judgement::on_grid(score, komi),
         if dead.is_empty() {
             "none".to_string()
         } else {
@@ -170,7 +170,7 @@ fn judgement(row: &GameRow, head: &str) -> String {
 
 /// A point as Go players name it (`D4`).
 fn go_point(size: u8, p: livingblocks::go::Point) -> String {
-    livingblocks::report::board::go_name(p, size)
+    livingblocks::report::drawing::go_name(p, size)
 }
 
 /// The file to walk and the name a run gives the record: `FILE` itself, or for

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::go::Color;
-use crate::score::engine::{katago_rules, EngineAnswer, EngineQuery, EngineView, NoAnswer};
+use crate::score::judgement::{katago_rules, EngineAnswer, EngineQuery, EngineView, NoAnswer};
 
 /// How many times a dead engine is started again in one run.
 pub const MAX_RESTARTS: u32 = 3;

@@ -1,5 +1,5 @@
 //! External engines, at the edge beside `source` and `sink`: a process the run talks to over
-//! pipes. The core never sees a protocol; it gets plain data (`score::engine::EngineView`).
+//! pipes. The core never sees a protocol; it gets plain data (`score::judgement::EngineView`).
 
 pub mod katago;
 pub mod nn;

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use super::EngineError;
 use crate::nn::features::{NUM_GLOBAL, NUM_SPATIAL};
 use crate::nn::{self, Model, Scratch};
-use crate::score::engine::{EngineAnswer, EngineQuery, NoAnswer};
+use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
 
 /// A loaded net, shared by the run's threads.
 pub struct NetJudge {

@@ -27,7 +27,7 @@ pub use rules::KataRules;
 
 use crate::go::rules::{KoRule, Scoring};
 use crate::go::Color;
-use crate::score::engine::{EngineAnswer, EngineQuery, EngineView, NoAnswer};
+use crate::score::judgement::{EngineAnswer, EngineQuery, EngineView, NoAnswer};
 
 /// The net's judgement of `q`, in the terms `--katago` answers in.
 pub fn judge(model: &Model, q: &EngineQuery, scratch: &mut Scratch) -> EngineAnswer {

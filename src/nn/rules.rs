@@ -4,7 +4,7 @@
 //! passes).
 
 use crate::go::rules::{HandicapBonus, KoRule, Rules, Scoring, Tax};
-use crate::score::engine::katago_rules;
+use crate::score::judgement::katago_rules;
 
 /// The rule settings of one KataGo query.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

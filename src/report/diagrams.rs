@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::board::{cite, go_name, Diagram, Shape};
-use super::sgf::{count_line, position_sgf};
+use super::drawing::{cite, go_name, Diagram, Shape};
+use super::record::{count_line, position_sgf};
 use super::tally::{DeadDiff, Tally};
 use crate::go::{Board, Color, Point};
 use crate::life::examples::{BILD_6, BILD_9};

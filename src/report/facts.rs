@@ -186,7 +186,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
     let p = g.position.as_ref().unwrap_or(&none);
     let result = g.record.as_ref().map(|r| r.result.as_ref());
     let engine_margin =
-        |m: Option<f32>| crate::score::engine::record_margin(m, g.record.as_ref()).map(widen);
+        |m: Option<f32>| crate::score::judgement::record_margin(m, g.record.as_ref()).map(widen);
     ReplayedFacts {
         size,
         suicides: p.suicides.into(),

@@ -7,14 +7,14 @@
 //! `tally` sums, `facts` and `read` feed it, `charts` chooses what each plot shows, `plot`
 //! draws, `markdown` writes the text.
 
-pub mod board;
 mod charts;
 pub mod diagrams;
+pub mod drawing;
 mod facts;
 mod markdown;
 mod plot;
 mod read;
-pub mod sgf;
+pub mod record;
 pub mod tally;
 
 use std::path::Path;

@@ -1135,7 +1135,7 @@ mod tests {
             out.write_file(name, Some(bytes.len() as u64), &a).unwrap();
             typed.add_file(name, &a);
         }
-        out.finish().unwrap();
+        out.complete().unwrap();
         let read = Tally::read(dir.path()).unwrap();
         assert_eq!(read, typed);
         assert_eq!(typed.rows, 4);

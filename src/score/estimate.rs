@@ -105,7 +105,7 @@ pub fn estimate(board: &Board, to_move: Color, protected: &[bool]) -> Estimate {
             lost_races(&mut fast, g.colour, g.stones, &mut dead_blocks);
         }
     }
-    let mut dead = settle(board, dead_blocks);
+    let mut dead = revive(board, dead_blocks);
     dead.sort_unstable();
     let kept = (0..n)
         .map(|i| match board.cell(i) {
@@ -471,7 +471,7 @@ fn corner_bent_four(b: &FastBoard, space: &[Idx]) -> bool {
 /// removed, each dead stone's empty region must be bordered by the opponent alone, as it is
 /// when a server counts, or be so but for one dame on its edge (`behind_a_dame`). Reviving
 /// one block can change another's region, so this repeats.
-fn settle(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
+fn revive(board: &Board, mut blocks: Vec<(Color, Vec<Idx>)>) -> Vec<Idx> {
     loop {
         let mut b = board.clone();
         for (_, stones) in &blocks {
@@ -746,7 +746,7 @@ mod tests {
     fn dead_stones_behind_one_dame_stay_dead() {
         let b = Board::from_ascii(crate::score::finish::BEHIND_A_DAME);
         let three = group(&b, &["fc", "fd", "fe"]);
-        let mut kept = settle(&b, vec![(Color::Black, three.clone())]);
+        let mut kept = revive(&b, vec![(Color::Black, three.clone())]);
         kept.sort_unstable();
         assert_eq!(kept, three);
         let dead = estimate_dead(&b, Color::Black, &vec![false; b.cell_count()]);
@@ -757,7 +757,7 @@ mod tests {
             let p = crate::go::Point::from_sgf(p).unwrap();
             lone.setup(p, Some(Color::White)).unwrap();
         }
-        assert!(settle(&lone, vec![(Color::Black, group(&lone, &["fc"]))]).is_empty());
+        assert!(revive(&lone, vec![(Color::Black, group(&lone, &["fc"]))]).is_empty());
         // Three liberties, ec, ed and ee: the way out is the same, the group no longer short.
         let mut roomy = b.clone();
         for p in ["ed", "ee"] {
@@ -765,14 +765,14 @@ mod tests {
                 .setup(crate::go::Point::from_sgf(p).unwrap(), None)
                 .unwrap();
         }
-        assert!(settle(&roomy, vec![(Color::Black, three.clone())]).is_empty());
+        assert!(revive(&roomy, vec![(Color::Black, three.clone())]).is_empty());
         // Two ways out: dc and ed, the latter opened to Black's wall through dd and cd.
         let mut open = b.clone();
         for p in ["dd", "ed"] {
             open.setup(crate::go::Point::from_sgf(p).unwrap(), None)
                 .unwrap();
         }
-        assert!(settle(&open, vec![(Color::Black, three)]).is_empty());
+        assert!(revive(&open, vec![(Color::Black, three)]).is_empty());
     }
 
     fn group(b: &Board, stones: &[&str]) -> Vec<Idx> {

@@ -6,10 +6,10 @@
 mod boards;
 pub mod count;
 pub mod decision;
-pub mod engine;
 pub mod estimate;
 mod fast_board;
 pub mod finish;
+pub mod judgement;
 mod playout;
 #[cfg(test)]
 mod properties;

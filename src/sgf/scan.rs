@@ -170,7 +170,7 @@ impl TreeScanner {
     }
 
     /// Ends the input: the tree left open, if any, and the bytes ignored after the last tree.
-    pub fn finish(mut self) -> (Option<TreeSpan>, usize) {
+    pub fn end(mut self) -> (Option<TreeSpan>, usize) {
         match self.state {
             State::Inside => {
                 let what = if self.in_value {
@@ -207,7 +207,7 @@ pub fn scan(text: &[u8]) -> (Vec<TreeSpan>, usize) {
     let mut s = TreeScanner::new();
     let mut trees = Vec::new();
     s.feed(text, &mut trees);
-    let (open, after) = s.finish();
+    let (open, after) = s.end();
     trees.extend(open);
     (trees, after)
 }
@@ -271,7 +271,7 @@ mod tests {
             for piece in text.chunks(size) {
                 s.feed(piece, &mut trees);
             }
-            let (open, after) = s.finish();
+            let (open, after) = s.end();
             trees.extend(open);
             assert_eq!((trees, after), whole, "pieces of {size}");
         }

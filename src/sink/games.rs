@@ -103,7 +103,7 @@ fn katago_points(t: &mut Table, g: &GameLine<'_>, points: fn(&ScoreRow) -> Optio
 /// The same on the grid of margins a count can give under the record's komi.
 fn katago_margin(t: &mut Table, g: &GameLine<'_>, points: fn(&ScoreRow) -> Option<f32>) {
     let p = g.game.score.as_ref().and_then(points);
-    margin(t, crate::score::engine::record_margin(p, g.record()));
+    margin(t, crate::score::judgement::record_margin(p, g.record()));
 }
 
 fn source_margin(t: &mut Table, g: &GameLine<'_>, s: DeadSource) {
@@ -430,7 +430,7 @@ mod tests {
         assert!(failed.games[0].position.is_none());
         write_rows(&mut t, "a.sgf", Some(10), &scored).unwrap();
         write_rows(&mut t, "b.sgf", None, &failed).unwrap();
-        t.finish().unwrap();
+        t.complete().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let mut r = csv::Reader::from_reader(text.as_bytes());
         assert_eq!(r.headers().unwrap().len(), COLUMNS.len());

@@ -47,7 +47,7 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    /// Creates every table in `dir` (under temporary names until `finish`).
+    /// Creates every table in `dir` (under temporary names until `complete`).
     pub fn create(dir: &Path) -> Result<Outputs, (PathBuf, io::Error)> {
         let open = |name: &str, columns: &[Field]| {
             let p = dir.join(name);
@@ -75,11 +75,11 @@ impl Outputs {
     }
 
     /// Completes every table (in the stage folder they were created in).
-    pub fn finish(self) -> io::Result<()> {
-        self.games.finish()?;
-        self.blocks.finish()?;
-        self.chains.finish()?;
-        self.big_eyes.finish()
+    pub fn complete(self) -> io::Result<()> {
+        self.games.complete()?;
+        self.blocks.complete()?;
+        self.chains.complete()?;
+        self.big_eyes.complete()
     }
 }
 

@@ -531,7 +531,7 @@ fn relative_files(dir: &Path) -> io::Result<Vec<String>> {
 fn digest(path: &Path) -> io::Result<(u64, String)> {
     let mut r = Digesting::new(std::fs::File::open(path)?);
     io::copy(&mut r, &mut io::sink())?;
-    Ok(r.finish())
+    Ok(r.digest())
 }
 
 /// A reader that takes the size and SHA-256 of what passes through it, so that what a
@@ -552,7 +552,7 @@ impl<R: Read> Digesting<R> {
     }
 
     /// The size and the hex SHA-256 of the bytes read so far.
-    pub fn finish(self) -> (u64, String) {
+    pub fn digest(self) -> (u64, String) {
         let hex = self
             .hash
             .finalize()

@@ -164,7 +164,7 @@ impl Table {
     }
 
     /// Flushes and moves the table into place.
-    pub fn finish(self) -> io::Result<()> {
+    pub fn complete(self) -> io::Result<()> {
         self.out.commit()
     }
 }
@@ -220,7 +220,7 @@ mod tests {
             t.bytes(r[2].as_bytes());
             t.end_row().unwrap();
         }
-        t.finish().unwrap();
+        t.complete().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), by_csv(&rows));
     }
 
@@ -244,7 +244,7 @@ mod tests {
             t.end_row().unwrap();
             expected += &format!("{small},{unsigned},{v},{unsigned},{}\n", k % 2);
         }
-        t.finish().unwrap();
+        t.complete().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
     }
 
@@ -257,7 +257,7 @@ mod tests {
         t.end_row().unwrap();
         t.num(7u8);
         t.end_row().unwrap();
-        t.finish().unwrap();
+        t.complete().unwrap();
         let rows = [vec!["only"], vec![""], vec!["7"]];
         assert_eq!(std::fs::read(&path).unwrap(), by_csv(&rows));
     }
@@ -271,7 +271,7 @@ mod tests {
         assert!(t.end_row().is_err());
         t.num(1u8).flag(true);
         t.end_row().unwrap();
-        t.finish().unwrap();
+        t.complete().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,1\n");
     }
 }

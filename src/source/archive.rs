@@ -257,7 +257,7 @@ fn stream_trees<E>(
             }
         }
     }
-    let (open, after) = trees.finish();
+    let (open, after) = trees.end();
     if let Some(tree) = open {
         if let Some(t) = held.replace(tree) {
             emit(t, None)?;
@@ -343,9 +343,9 @@ impl StreamTrees {
 
     /// The tree left open at the end of the stream (truncated), if any, and the bytes
     /// ignored after the last tree.
-    fn finish(mut self) -> (Option<StreamTree>, usize) {
+    fn end(mut self) -> (Option<StreamTree>, usize) {
         let scanner = std::mem::take(&mut self.scanner);
-        let (open, after) = scanner.finish();
+        let (open, after) = scanner.end();
         (open.map(|span| self.tree(&span)), after)
     }
 }
@@ -365,7 +365,7 @@ mod tests {
         assert_eq!(trees.len(), 2);
         assert_eq!(trees[0], (b"(;C[a ) b \\] c];B[aa])".to_vec(), 4));
         assert_eq!(trees[1], (b"(;B[bb](;W[cc])(;W[dd]))".to_vec(), 0));
-        let (open, after) = s.finish();
+        let (open, after) = s.end();
         assert_eq!(open.unwrap().0.unwrap(), b"(;B[");
         assert_eq!(after, 0);
     }
@@ -385,7 +385,7 @@ mod tests {
             assert_eq!(out[1].0.as_ref().unwrap(), b"(;B[aa])");
             assert!(s.held.len() <= 16, "held {} bytes", s.held.len());
             // A tree that never closes and is over the cap still gets its row.
-            let open = s.finish().0.unwrap();
+            let open = s.end().0.unwrap();
             assert!(matches!(
                 open.0,
                 Err(InputError::TooLarge { size: 14, cap: 8 })

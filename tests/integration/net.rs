@@ -10,7 +10,7 @@ use livingblocks::engine::NetJudge;
 use livingblocks::go::rules::Ruleset;
 use livingblocks::go::{Board, Color, MoveList, Point};
 use livingblocks::life::Net;
-use livingblocks::score::engine::{block_ownership, dead, EngineQuery, EngineView};
+use livingblocks::score::judgement::{block_ownership, dead, EngineQuery, EngineView};
 use serde_json::Value;
 
 use crate::util::skip;

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::board::go_name;
+use super::drawing::go_name;
 use crate::go::{Cell, Color, Point};
 use crate::life::Method;
 use crate::look::Look;
