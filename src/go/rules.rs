@@ -44,7 +44,7 @@ pub enum HandicapBonus {
 }
 
 /// The name of a row of `RULESETS`, as the `rules` column writes it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Ruleset {
     Japanese,
     Chinese,
@@ -57,6 +57,21 @@ pub enum Ruleset {
 }
 
 impl Ruleset {
+    pub const ALL: [Ruleset; 7] = [
+        Ruleset::Japanese,
+        Ruleset::Chinese,
+        Ruleset::Aga,
+        Ruleset::Nz,
+        Ruleset::Ing,
+        Ruleset::Korean,
+        Ruleset::Unknown,
+    ];
+
+    /// The ruleset a `rules` cell names.
+    pub fn named(name: &str) -> Option<Ruleset> {
+        Ruleset::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Ruleset::Japanese => "japanese",

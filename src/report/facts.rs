@@ -3,6 +3,7 @@
 //! its values as the tables write them, so both give the same tally.
 
 use crate::duplicates::DuplicateKind;
+use crate::go::rules::Ruleset;
 use crate::go::{Color, Point};
 use crate::life::PerMethod;
 use crate::row::{
@@ -33,7 +34,7 @@ pub struct ReplayedFacts {
     pub suicides: u64,
     pub ko_retakes: u64,
     pub setup: bool,
-    pub rules: String,
+    pub rules: Ruleset,
     /// `Unknown` without an RE.
     pub how: How,
     pub winner: Winner,
@@ -192,11 +193,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
         suicides: p.suicides.into(),
         ko_retakes: p.ko_retakes.into(),
         setup: p.setup_stones > 0,
-        rules: g
-            .record
-            .as_ref()
-            .map_or("", |r| r.rules.as_str())
-            .to_string(),
+        rules: g.record.as_ref().map_or(Ruleset::Unknown, |r| r.rules.name),
         how: result.flatten().map_or(How::Unknown, |r| r.how),
         winner: result.flatten().map_or(Winner::Unknown, |r| r.winner),
         re: g.info.re.clone(),

@@ -13,6 +13,7 @@ use super::facts::{
 use super::tally::Tally;
 use super::ReportError;
 use crate::duplicates::DuplicateKind;
+use crate::go::rules::Ruleset;
 use crate::life::{Method, PerMethod};
 use crate::row::Status;
 use crate::score::{DeadSource, FinalStatus, PerSource};
@@ -409,7 +410,8 @@ impl GameCols {
             suicides: self.suicides.num(row)?,
             ko_retakes: self.ko_retakes.num(row)?,
             setup: self.setup_stones.num(row)? > 0,
-            rules: self.rules.text(row),
+            rules: Ruleset::named(self.rules.get(row))
+                .ok_or_else(|| self.rules.malformed(row, "a ruleset"))?,
             how: How::named(self.how.get(row)).unwrap_or(How::Unknown),
             winner: Winner::named(self.winner.get(row)).unwrap_or(Winner::Unknown),
             re: self.re.text(row),

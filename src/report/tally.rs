@@ -8,6 +8,7 @@ use super::facts::{
     BigEyeFacts, BlockFacts, ChainFacts, Ending, Era, GameFacts, ReplayedFacts, ScoreFacts,
 };
 use crate::duplicates::DuplicateKind;
+use crate::go::rules::Ruleset;
 use crate::life::{Method, PerMethod};
 use crate::row::{FileAnalysis, Status};
 use crate::score::{DeadSource, FinalStatus, PerSource};
@@ -123,7 +124,7 @@ summable! {
         /// Computed − recorded margin, rounded to whole points.
         pub error: BTreeMap<i32, u32>,
         /// `(compared, exact)` by rules, by board size and by era.
-        pub by_rules: BTreeMap<String, (u64, u64)>,
+        pub by_rules: BTreeMap<Ruleset, (u64, u64)>,
         pub by_size: BTreeMap<u8, (u64, u64)>,
         pub by_era: BTreeMap<Era, (u64, u64)>,
     }
@@ -150,7 +151,7 @@ impl SourceSums {
         }
         *self.error.entry((m - want).round() as i32).or_default() += 1;
         for e in [
-            self.by_rules.entry(r.rules.clone()).or_default(),
+            self.by_rules.entry(r.rules).or_default(),
             self.by_size.entry(r.size).or_default(),
         ] {
             e.0 += 1;
@@ -313,7 +314,7 @@ summable! {
         /// `(how, winner)` of the games with an RE.
         pub endings: BTreeMap<(String, String), u64>,
         pub encodings: BTreeMap<String, u64>,
-        pub rules: BTreeMap<String, u64>,
+        pub rules: BTreeMap<Ruleset, u64>,
         pub suicides: u64,
         pub ko_retakes: u64,
         pub setup_games: u64,
@@ -427,7 +428,7 @@ impl Tally {
         self.suicides += r.suicides;
         self.ko_retakes += r.ko_retakes;
         self.setup_games += u64::from(r.setup);
-        *self.rules.entry(r.rules.clone()).or_default() += 1;
+        *self.rules.entry(r.rules).or_default() += 1;
         if !r.re.trim().is_empty() {
             self.re_present += 1;
             *self
@@ -487,7 +488,7 @@ impl Tally {
                 file: g.file.clone(),
                 game: g.game.clone(),
                 re: r.re.clone(),
-                rules: r.rules.clone(),
+                rules: r.rules.as_str().to_string(),
                 low: s.benson_low.clone(),
                 high: s.benson_high.clone(),
             });
@@ -498,7 +499,7 @@ impl Tally {
                 file: g.file.clone(),
                 game: g.game.clone(),
                 re: r.re.clone(),
-                rules: r.rules.clone(),
+                rules: r.rules.as_str().to_string(),
                 margin,
                 source: s.final_source.map_or("", |d| d.name()).to_string(),
                 finished_moves: s.finished_moves.clone(),
@@ -511,7 +512,7 @@ impl Tally {
                     file: g.file.clone(),
                     game: g.game.clone(),
                     re: r.re.clone(),
-                    rules: r.rules.clone(),
+                    rules: r.rules.as_str().to_string(),
                     area: s.margins[best].area,
                     territory: s.margins[best].territory,
                 });
@@ -897,7 +898,7 @@ mod tests {
                 suicides: 0,
                 ko_retakes: 1,
                 setup: false,
-                rules: "japanese".into(),
+                rules: Ruleset::Japanese,
                 how,
                 winner,
                 re: format!("{}+R", winner.as_str()),

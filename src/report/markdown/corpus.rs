@@ -46,7 +46,7 @@ pub(super) fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
     }
     let _ = writeln!(w, "\n| rules | games |\n|---|---:|");
     for (k, v) in &t.rules {
-        let _ = writeln!(w, "| {k} | {v} |");
+        let _ = writeln!(w, "| {} | {v} |", k.as_str());
     }
     let _ = writeln!(
         w,

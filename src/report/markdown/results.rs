@@ -121,12 +121,12 @@ fn exact_by(w: &mut String, rows: &[(&str, &SourceSums)]) {
     /// A row of the table: a ruleset, or a board size.
     #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
     enum Key {
-        Rules(String),
+        Rules(crate::go::rules::Ruleset),
         Size(u8),
     }
     let mut keys: Vec<Key> = Vec::new();
     for (_, s) in rows {
-        keys.extend(s.by_rules.keys().cloned().map(Key::Rules));
+        keys.extend(s.by_rules.keys().copied().map(Key::Rules));
         keys.extend(s.by_size.keys().copied().map(Key::Size));
     }
     keys.sort();
@@ -143,7 +143,7 @@ fn exact_by(w: &mut String, rows: &[(&str, &SourceSums)]) {
             })
             .collect();
         let name = match &key {
-            Key::Rules(r) => format!("rules {r}"),
+            Key::Rules(r) => format!("rules {}", r.as_str()),
             Key::Size(n) => format!("size {n}"),
         };
         let _ = writeln!(w, "| {name} | {} |", cells.join(" | "));
@@ -201,7 +201,7 @@ mod tests {
             exact,
             within_one: exact,
             same_winner: compared,
-            by_rules: [("japanese".to_string(), (compared, exact))].into(),
+            by_rules: [(crate::go::rules::Ruleset::Japanese, (compared, exact))].into(),
             by_era: [(Era::Unknown, (compared, exact))].into(),
             ..SourceSums::default()
         }
