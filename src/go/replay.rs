@@ -139,6 +139,9 @@ pub struct MoveList {
     pub moves: Vec<(Color, Option<Point>)>,
 }
 
+/// Moves a list is made room for at first.
+const MOVES_EXPECTED: usize = 320;
+
 /// Replays the main line from `root`.
 pub fn replay(root: &SgfNode<Prop>) -> Result<Replay, ReplayError> {
     replay_until(root, None)
@@ -166,7 +169,8 @@ pub fn replay_until(root: &SgfNode<Prop>, stop: Option<u32>) -> Result<Replay, R
         stopped: false,
         list: Some(MoveList {
             setup: Vec::new(),
-            moves: Vec::new(),
+            // A professional game's length, so that most lists never grow.
+            moves: Vec::with_capacity(MOVES_EXPECTED),
         }),
     };
     if root
