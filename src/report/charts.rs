@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::facts::Ending;
 use super::tally::{calibration_bin, LifeSums, Tally};
 use crate::life::Method;
+use crate::sgf::result::{How, Winner};
 
 /// One chart, ready to draw.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,30 +154,26 @@ fn statuses(t: &Tally) -> Option<Chart> {
 }
 
 fn endings(t: &Tally) -> Chart {
-    let hows: Vec<String> = t
+    let hows: Vec<How> = t
         .endings
         .keys()
-        .map(|(h, _)| h.clone())
+        .map(|&(h, _)| h)
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let series = ["B", "W", "draw", "none", "unknown"]
-        .iter()
-        .filter(|w| t.endings.keys().any(|(_, x)| x == *w))
+    let series = Winner::ALL
+        .into_iter()
+        .filter(|w| t.endings.keys().any(|(_, x)| x == w))
         .map(|w| {
             let v = hows
                 .iter()
-                .map(|h| {
-                    t.endings
-                        .get(&(h.clone(), w.to_string()))
-                        .copied()
-                        .unwrap_or(0) as f64
-                })
+                .map(|&h| t.endings.get(&(h, w)).copied().unwrap_or(0) as f64)
                 .collect();
-            (format!("winner {w}"), v)
+            (format!("winner {}", w.as_str()), v)
         })
         .collect();
-    count_bars("How did the games end, by RE?", "games", hows, series)
+    let names = hows.iter().map(|h| h.as_str().to_string()).collect();
+    count_bars("How did the games end, by RE?", "games", names, series)
 }
 
 /// Left out when no game could be compared; a source without games gets no panel, and

@@ -312,7 +312,7 @@ summable! {
         pub status: BTreeMap<Status, u64>,
         pub sizes: BTreeMap<u8, u64>,
         /// `(how, winner)` of the games with an RE.
-        pub endings: BTreeMap<(String, String), u64>,
+        pub endings: BTreeMap<(How, Winner), u64>,
         pub encodings: BTreeMap<String, u64>,
         pub rules: BTreeMap<Ruleset, u64>,
         pub suicides: u64,
@@ -431,10 +431,7 @@ impl Tally {
         *self.rules.entry(r.rules).or_default() += 1;
         if !r.re.trim().is_empty() {
             self.re_present += 1;
-            *self
-                .endings
-                .entry((r.how.as_str().to_string(), r.winner.as_str().to_string()))
-                .or_default() += 1;
+            *self.endings.entry((r.how, r.winner)).or_default() += 1;
             if r.re_parsed {
                 self.re_parsed += 1;
             } else {
@@ -668,7 +665,12 @@ impl Tally {
             push("calibration", "", &format!("{bin}:dead"), *dead);
         }
         for ((how, winner), n) in &self.endings {
-            push("games", "", &format!("ended:{how}:{winner}"), *n);
+            push(
+                "games",
+                "",
+                &format!("ended:{}:{}", how.as_str(), winner.as_str()),
+                *n,
+            );
         }
         push("re", "", "present", self.re_present);
         push("re", "", "parsed", self.re_parsed);

@@ -5,7 +5,7 @@
 use crate::go::rules::{Rules, Ruleset};
 
 /// Who won.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Winner {
     Black,
     White,
@@ -42,7 +42,7 @@ impl Winner {
 }
 
 /// How the game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum How {
     Score,
     Resign,

@@ -42,7 +42,7 @@ pub(super) fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
     );
     let _ = writeln!(w, "| how | winner | games |\n|---|---|---:|");
     for ((how, winner), v) in &t.endings {
-        let _ = writeln!(w, "| {how} | {winner} | {v} |");
+        let _ = writeln!(w, "| {} | {} | {v} |", how.as_str(), winner.as_str());
     }
     let _ = writeln!(w, "\n| rules | games |\n|---|---:|");
     for (k, v) in &t.rules {
