@@ -88,9 +88,10 @@ impl Progress for Terminal {
     fn warn(&self, path: &std::path::Path, game: Option<usize>, status: Status, detail: &str) {
         let game = game.map_or(String::new(), |g| format!(" (game {g})"));
         let line = escape_controls(&format!(
-            "{}{game}: {}: {detail}",
+            "{}{game}: {}: {}",
             path.display(),
-            status.as_str()
+            status.as_str(),
+            livingblocks::row::bounded_detail(detail)
         ));
         match &self.mode {
             Mode::Quiet => {}

@@ -303,6 +303,27 @@ impl GameRow {
     }
 }
 
+/// The longest `detail` a table cell or a warning holds: standard CSV readers refuse larger
+/// cells (Python's csv stops at 128 KiB), and no reader learns more from a longer one.
+pub const DETAIL_MAX: usize = 1024;
+
+/// `detail` as tables and warnings give it: at most `DETAIL_MAX` bytes (cut at a character's
+/// edge), then how many bytes were left out.
+pub fn bounded_detail(detail: &str) -> std::borrow::Cow<'_, str> {
+    if detail.len() <= DETAIL_MAX {
+        return std::borrow::Cow::Borrowed(detail);
+    }
+    let mut cut = DETAIL_MAX;
+    while !detail.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    std::borrow::Cow::Owned(format!(
+        "{} … ({} more bytes)",
+        &detail[..cut],
+        detail.len() - cut
+    ))
+}
+
 impl GameRow {
     /// Appends a note to `detail`, `; `-separated.
     pub fn add_note(&mut self, note: &str) {
@@ -333,5 +354,20 @@ impl FileAnalysis {
             encoding: None,
             games: vec![row],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_detail_is_cut_and_says_how_much_is_left_out() {
+        assert_eq!(bounded_detail("short"), "short");
+        let long = "é".repeat(1000);
+        let cut = bounded_detail(&long);
+        assert!(cut.len() < DETAIL_MAX + 40, "{}", cut.len());
+        assert!(cut.ends_with(" … (976 more bytes)"), "{cut}");
+        assert!(long.starts_with(cut.split(" … ").next().unwrap()));
     }
 }

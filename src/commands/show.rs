@@ -35,6 +35,25 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
         }
     }
     let (root, name) = locate(&args.file)?;
+    // The record (or the archive holding it) is never written over, whatever name, link or
+    // hard link the output is given.
+    for out in [&args.out, &args.sgf].into_iter().flatten() {
+        if same_file(out, &root) {
+            return Err(AppError::Usage(format!(
+                "{}: is the record shown ({}); give the drawing a name of its own",
+                out.display(),
+                root.display()
+            )));
+        }
+    }
+    if let (Some(svg), Some(sgf)) = (&args.out, &args.sgf) {
+        if svg == sgf || same_file(svg, sgf) {
+            return Err(AppError::Usage(format!(
+                "{}: given to both --out and --sgf; give each its own file",
+                svg.display()
+            )));
+        }
+    }
     let finder = Finder::new(&[Root::arg(&root)], CAP, None);
     let (bytes, game) = finder.game(&name, args.game).ok_or_else(|| {
         AppError::Usage(format!(
@@ -166,6 +185,16 @@ fn judgement(row: &GameRow, head: &str) -> String {
         },
         margin(k.margin)
     )
+}
+
+/// Whether `a` and `b` are one file (the same device and inode: links and other names of it
+/// included); false where either is not there.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// A point as Go players name it (`D4`).

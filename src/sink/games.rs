@@ -130,7 +130,7 @@ pub const COLUMNS: &[Column] = &[
     col!("file": Text, |t, g| t.text(g.file)),
     col!("game": Int, |t, g| t.opt(g.game.game.map(|v| v as u64))),
     col!("status": Text, |t, g| t.text(g.game.status.as_str())),
-    col!("detail": Text, |t, g| t.text(&g.game.detail)),
+    col!("detail": Text, |t, g| t.text(&crate::row::bounded_detail(&g.game.detail))),
     col!("encoding": Text, |t, g| t
         .text(g.analysis.encoding.map_or("", |e| e.0))),
     col!("encoding_source": Text, |t, g| t

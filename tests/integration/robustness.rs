@@ -466,3 +466,42 @@ fn an_absurd_thread_count_is_refused() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("at most 1024"));
     assert!(!env.dir.path().join("out").exists());
 }
+
+/// Text that is mostly brackets and property letters (300 KiB) parses into many broken game
+/// trees, binary noise into a few; no `detail` cell grows past 1 KiB and a count of what was
+/// left out, so that readers with a cell limit (Python's csv: 128 KiB) read the table.
+#[test]
+fn details_stay_short_whatever_the_input() {
+    let env = TestEnv::new();
+    let mut seed: u64 = 8;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    let alphabet = b"();[]ABWCabcdefghij\\ \n";
+    let text: Vec<u8> = (0..300 << 10)
+        .map(|_| alphabet[next() % alphabet.len()])
+        .collect();
+    let noise: Vec<u8> = (0..300 << 10).map(|_| next() as u8).collect();
+    env.write("text.sgf", text);
+    env.write("noise.sgf", noise);
+    let o = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let games = env.output("out", "games.csv");
+    let rows = crate::util::rows(&games);
+    let longest = rows.iter().map(|r| r["detail"].len()).max().unwrap();
+    assert!(
+        longest <= livingblocks::row::DETAIL_MAX + 40,
+        "a detail of {longest} bytes"
+    );
+    assert!(rows.iter().any(|r| r["detail"].ends_with("more bytes)")));
+    assert!(rows.iter().any(|r| r["file"] == "noise.sgf"));
+    assert!(rows.iter().any(|r| r["file"] == "text.sgf"));
+}

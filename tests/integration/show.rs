@@ -400,6 +400,49 @@ fn show_finds_files_whose_names_need_escaping() {
     }
 }
 
+/// `show` never writes over the record it draws: not under its own name, a symbolic link
+/// or a hard link to it, nor over the archive it comes from; and not both drawings into one
+/// file. Each is a usage error (2), and the record is left as it was.
+#[test]
+fn show_never_writes_over_its_input() {
+    let env = TestEnv::new();
+    env.write("corner.sgf", CORNER);
+    let input = env.dir.path().join("in/corner.sgf");
+    std::os::unix::fs::symlink(&input, env.dir.path().join("link.sgf")).unwrap();
+    std::fs::hard_link(&input, env.dir.path().join("hard.sgf")).unwrap();
+    for flag in ["--out", "--sgf"] {
+        for out in ["in/corner.sgf", "in/./corner.sgf", "link.sgf", "hard.sgf"] {
+            let o = env.run(&["show", "in/corner.sgf", flag, out]);
+            assert_eq!(o.status.code(), Some(2), "{flag} {out}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("is the record shown"), "{flag} {out}: {err}");
+        }
+    }
+    let o = env.run(&["show", "in/corner.sgf", "--out", "x", "--sgf", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), CORNER);
+    // An archive's member: the archive is the input.
+    let zip = env.dir.path().join("in/games.zip");
+    {
+        let mut w = zip::ZipWriter::new(std::fs::File::create(&zip).unwrap());
+        w.start_file("a.sgf", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut w, CORNER.as_bytes()).unwrap();
+        w.finish().unwrap();
+    }
+    let before = std::fs::read(&zip).unwrap();
+    let o = env.run(&["show", "in/games.zip!a.sgf", "--sgf", "in/games.zip"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&zip).unwrap(), before);
+    let o = env.run(&["show", "in/games.zip!a.sgf", "--sgf", "drawn.sgf"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// Where `show`'s output cannot go: a folder in the way is a usage error (2), found before
 /// any work, as for `analyze --out`; a full disk is a failed write (1), never silence.
 #[test]
