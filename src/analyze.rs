@@ -303,8 +303,6 @@ pub struct Examined<'a> {
     /// The engine's view with each block's ownership, or why there is none; `None` where
     /// no engine was asked.
     pub engine: Option<Result<(&'a EngineView, Vec<f32>), NoAnswer>>,
-    /// The stones an engine called dead, where it was asked.
-    pub engine_dead: Option<Vec<Idx>>,
     /// The estimate's playouts, where `options` selects the position.
     pub playouts: Option<score::Estimate>,
     /// The count of the final position; `None` before the end of the record or past an
@@ -362,7 +360,7 @@ pub fn examine<'a>(
             markup: r
                 .has_markup
                 .then(|| score::markup_dead(&r.board, &r.territory_markup)),
-            katago: engine_dead.clone(),
+            katago: engine_dead,
             estimate: playouts.as_ref().map(|e| e.dead.clone()),
         };
         score::decide(end, &net, dead)
@@ -372,7 +370,6 @@ pub fn examine<'a>(
         net,
         life,
         engine,
-        engine_dead,
         playouts,
         decision,
     }
