@@ -254,7 +254,7 @@ pub fn analyze(
 ) -> Result<RunReport, AppError> {
     let start = Instant::now();
     check_out_path(&config.out)?;
-    let mut inputs = source::collect(&config.roots).map_err(AppError::Usage)?;
+    let mut inputs = source::collect(&config.roots, Some(&config.out)).map_err(AppError::Usage)?;
     // The whole list, before any split: shards of one run name the same inputs alike.
     let input_set = crate::sink::manifest::input_set(inputs.iter().map(|i| i.name));
     if let Some(shard) = config.shard {
@@ -268,10 +268,10 @@ pub fn analyze(
         None => None,
     };
     create_out(&config.out)?;
-    stage::check_out(&config.out)?;
     // Held until the run returns, after its outputs are committed or removed.
     let lock = OutputLock::acquire(&config.out)?;
     let stale = crate::sink::remove_stale(&lock)?;
+    stage::check_out(&config.out)?;
     let staged = Stage::new(&config.out).map_err(|source| FolderError::CannotWrite {
         dir: config.out.clone(),
         source,
@@ -448,11 +448,11 @@ pub fn rebuild_report(
     edited: bool,
     cancel: &AtomicI32,
 ) -> Result<Rebuilt, AppError> {
-    stage::check_out(dir)?;
     // Taken before the folder is read: a commit a killed run left half done is finished or
     // undone first, and no run changes the tables while they are read.
     let lock = OutputLock::acquire(dir)?;
     let stale = crate::sink::remove_stale(&lock)?;
+    stage::check_out(dir)?;
     // The tables must be the run's (unless edited on purpose); the report's own files are
     // what this rebuilds.
     let tables = |f: &str| !edited && stage::TABLES.contains(&f);
@@ -462,6 +462,7 @@ pub fn rebuild_report(
         )),
         e => AppError::Folder(e),
     })?;
+    stage::names_every_table(dir, &manifest)?;
     if edited {
         let changed = stage::changed(dir, &manifest, &stage::TABLES);
         if changed.is_empty() {

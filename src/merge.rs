@@ -41,9 +41,9 @@ pub fn merge(
         }
     }
     crate::app::create_out(out)?;
-    stage::check_out(out)?;
     let lock = OutputLock::acquire(out)?;
     let stale = crate::sink::remove_stale(&lock)?;
+    stage::check_out(out)?;
     let write_err = |e: std::io::Error| AppError::write(out)(e);
     let staged = Stage::new(out).map_err(write_err)?;
     for (name, columns) in tables() {
@@ -106,6 +106,7 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
             crate::sink::remove_stale(&lock)?;
         }
         let m = stage::verify(dir, &|_| true)?;
+        stage::names_every_table(dir, &m)?;
         let shard: Shard = m.get("shard").unwrap_or("").parse().map_err(|_| {
             bad(format!(
                 "{}: not a shard (run with --shard K/N)",
@@ -158,6 +159,17 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
                     )));
                 }
             }
+            let (here, there) = (started_in(dir, &m), started_in(&shards[0], first));
+            if reads_relative(&m) && here != there {
+                return Err(bad(format!(
+                    "{}: its run was started in {}, but {}'s in {}: shards of runs over \
+                     different folders that share a name",
+                    dir.display(),
+                    shown(&here),
+                    shards[0].display(),
+                    shown(&there)
+                )));
+            }
         }
         manifests.push(m);
     }
@@ -170,6 +182,31 @@ fn check_shards(shards: &[PathBuf]) -> Result<Vec<Manifest>, AppError> {
         return Err(bad(format!("missing shards: {}", missing.join(", "))));
     }
     Ok(manifests)
+}
+
+/// The folder a shard's run was started in (its `started_in`, from the shard folder `dir`),
+/// resolved where it is there, so that two spellings of one folder compare equal.
+fn started_in(dir: &Path, m: &Manifest) -> Option<PathBuf> {
+    let base = m.base(dir)?;
+    Some(base.canonicalize().unwrap_or_else(|_| {
+        std::path::absolute(&base)
+            .unwrap_or(base)
+            .components()
+            .collect()
+    }))
+}
+
+fn shown(p: &Option<PathBuf>) -> String {
+    p.as_ref()
+        .map_or_else(|| "(not recorded)".to_string(), |p| p.display().to_string())
+}
+
+/// Whether a run named any input relative to the folder it was started in: then that folder
+/// is part of what the shards read.
+fn reads_relative(m: &Manifest) -> bool {
+    let relative = |p: &str| !p.is_empty() && Path::new(p).is_relative();
+    m.get("paths").is_some_and(|p| p.split(' ').any(relative))
+        || m.get("files_from").is_some_and(|l| l != "-" && relative(l))
 }
 
 /// Whether two shards' PATHs are the same, however spelled: `corpus`, `corpus/` and

@@ -262,6 +262,13 @@ pub fn cleared(c: &Cleanup) {
                 "  undid the commit a killed run had left half done: the outputs before it stand"
             );
         }
+        Some(Recovery::Dropped) => {
+            let _ = writeln!(
+                err,
+                "  dropped the journal of a commit a killed run had left: its folder is gone, and \
+                 the outputs there now stand as they are"
+            );
+        }
         None => {}
     }
     for p in &c.removed {

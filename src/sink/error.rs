@@ -81,6 +81,34 @@ pub enum FolderError {
         size: u64,
         expected: String,
     },
+    /// A symbolic link where the tool reads or writes its own files: it would lead the
+    /// writes out of the folder.
+    #[error(
+        "{}: a symbolic link; livingblocks writes only inside the output folder and follows no \
+         link there: remove it or give another --out",
+        .0.display()
+    )]
+    Link(PathBuf),
+    /// A file where an output goes that no manifest names: the user's, never overwritten.
+    #[error(
+        "{}: not written by livingblocks (the folder's manifest.tsv does not name it); it is \
+         never overwritten: move it away or give another --out",
+        .0.display()
+    )]
+    NotOurs(PathBuf),
+    /// A manifest row that names a file outside the folder (`file:../x`, an absolute path).
+    #[error(
+        "{}: names {name:?}, which is not a file inside the folder: not a livingblocks manifest",
+        .path.display()
+    )]
+    Outside { path: PathBuf, name: String },
+    /// A manifest that leaves out a table the command reads: the table is not the run's.
+    #[error(
+        "{}: manifest.tsv does not name {table}: its record of the table was removed; run \
+         analyze again",
+        .dir.display()
+    )]
+    Unnamed { dir: PathBuf, table: &'static str },
 }
 
 impl FolderError {

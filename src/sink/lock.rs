@@ -39,6 +39,28 @@ fn is_current(path: &Path, file: &File) -> bool {
     }
 }
 
+/// Opens (or makes) the lock file, following no link planted under its name. A lock file
+/// another user's killed run left is theirs (mode 0644): it is opened for reading, which
+/// is all a lock needs, so that the folder is not barred to everyone else until someone
+/// removes the file by hand.
+fn open(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let write = File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path);
+    match write {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => File::options()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path),
+        other => other,
+    }
+}
+
 /// An output folder held for writing; released (and its lock file removed) when dropped.
 pub struct OutputLock {
     path: PathBuf,
@@ -62,9 +84,15 @@ impl OutputLock {
         // locks nothing. So the lock taken must be on the file the folder holds now, else it
         // is taken again on the new one.
         for _ in 0..LOCK_TRIES {
-            let file = File::create(&path).map_err(|source| FolderError::CannotWrite {
-                dir: dir.to_path_buf(),
-                source,
+            let file = open(&path).map_err(|source| {
+                if source.raw_os_error() == Some(libc::ELOOP) {
+                    FolderError::Link(path.clone())
+                } else {
+                    FolderError::CannotWrite {
+                        dir: dir.to_path_buf(),
+                        source,
+                    }
+                }
             })?;
             match fs4::FileExt::try_lock(&file) {
                 Ok(()) if is_current(&path, &file) => {

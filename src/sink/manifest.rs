@@ -9,6 +9,7 @@ use std::path::Path;
 
 use super::{AtomicFile, RunStats};
 use crate::row::Status;
+use crate::source::name::{name_of, path_of_bytes, unescape};
 use crate::source::Root;
 
 /// Bumped whenever a table's columns or their meaning change.
@@ -162,7 +163,7 @@ impl Manifest {
     pub fn base(&self, dir: &Path) -> Option<std::path::PathBuf> {
         self.get(STARTED_IN)
             .filter(|c| !c.is_empty())
-            .map(|c| dir.join(c))
+            .map(|c| dir.join(path_of_bytes(&unescape(c))))
     }
 
     /// Records `started_in` for an output folder `dir`: where `base` (the folder the run was
@@ -171,8 +172,11 @@ impl Manifest {
     pub fn set_base(&mut self, dir: &Path, base: &Path) {
         if let (Ok(dir), Ok(base)) = (dir.canonicalize(), base.canonicalize()) {
             let rel = relative_to(&dir, &base);
-            self.entries
-                .insert(STARTED_IN.to_string(), rel.to_string_lossy().into_owned());
+            // Escaped as the tables escape names: exact for a folder whose name is not UTF-8.
+            self.entries.insert(
+                STARTED_IN.to_string(),
+                name_of(rel.as_os_str().as_encoded_bytes()),
+            );
         }
     }
 
@@ -209,6 +213,15 @@ impl Manifest {
                     path: path.to_path_buf(),
                     line: line.to_string(),
                 })?;
+            // A file row is joined to the folder and may be moved or removed: none leads out.
+            if let Some(name) = k.strip_prefix(super::stage::FILE_KEY) {
+                if !super::stage::is_plain(name) {
+                    return Err(FolderError::Outside {
+                        path: path.to_path_buf(),
+                        name: name.to_string(),
+                    });
+                }
+            }
             entries.insert(k.to_string(), v.to_string());
         }
         Ok(Manifest { entries })

@@ -20,7 +20,48 @@ use super::Manifest;
 pub const STAGE_PREFIX: &str = ".livingblocks-stage.";
 
 /// The manifest's key for an output file: `file:plots/endings.svg`.
-const FILE_KEY: &str = "file:";
+pub(super) const FILE_KEY: &str = "file:";
+
+/// Whether `name`, from a manifest or a journal, is a plain relative name: joined to a
+/// folder, it stays inside it.
+pub fn is_plain(name: &str) -> bool {
+    !name.is_empty()
+        && Path::new(name)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
+/// `dir/name`, when `name` is plain and no folder on the way down from `dir` is a symbolic
+/// link (or not a folder): a path that cannot lead out of `dir`, whatever `dir` holds.
+pub fn inside(dir: &Path, name: &str) -> Option<PathBuf> {
+    if !is_plain(name) {
+        return None;
+    }
+    let parts: Vec<_> = Path::new(name).components().collect();
+    let mut at = dir.to_path_buf();
+    for part in &parts[..parts.len() - 1] {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return None,
+            // Not there yet: made by the tool, as a folder.
+            Err(_) => break,
+        }
+    }
+    Some(dir.join(name))
+}
+
+/// Whether anything (a file, a folder, a link, even a dangling one) is at `path`.
+fn taken(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// The error of a name that would lead out of its folder.
+fn outside(name: &str) -> io::Error {
+    io::Error::other(format!(
+        "{name}: leads out of the folder (a symbolic link on the way)"
+    ))
+}
 
 /// The outputs every run writes at the top of DIR; `plots/` holds the rest.
 pub const OUTPUTS: [&str; 8] = [
@@ -120,11 +161,12 @@ pub fn remove_stale(lock: &OutputLock) -> Result<Cleanup, FolderError> {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
             name.is_some_and(|n| {
                 (n.ends_with(".tmp") && OWN.iter().any(|own| n.starts_with(&format!("{own}."))))
-                    || (n.starts_with(STAGE_PREFIX) && p.is_dir())
+                    || (n.starts_with(STAGE_PREFIX)
+                        && std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
             })
         })
         .filter(|p| {
-            if p.is_dir() {
+            if std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) {
                 std::fs::remove_dir_all(p).is_ok()
             } else {
                 std::fs::remove_file(p).is_ok()
@@ -232,6 +274,23 @@ impl Stage {
             move |e| CommitError::Io(p, e)
         };
         let new = relative_files(self.path()).map_err(err(self.path()))?;
+        let old = old_outputs(&self.out, keep_tables);
+        // Where each new file goes: inside DIR, and on no file but an old output (set
+        // aside first), so that nothing the tool did not write is replaced.
+        for f in &new {
+            let dest = inside(&self.out, f).ok_or_else(|| {
+                CommitError::Io(self.out.join(f), outside(f))
+            })?;
+            if taken(&dest) && !old.contains(f) {
+                return Err(CommitError::Io(
+                    dest,
+                    io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        "not written by livingblocks: never replaced",
+                    ),
+                ));
+            }
+        }
         manifest.entries.retain(|k, _| {
             !k.starts_with(FILE_KEY) || (keep_tables && TABLES.contains(&&k[FILE_KEY.len()..]))
         });
@@ -254,7 +313,7 @@ impl Stage {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
             manifest: format!("{size} {sum}"),
-            old: old_outputs(&self.out, keep_tables),
+            old,
             new,
         };
         // No second signal removes the stage while old outputs are set aside in it.
@@ -355,18 +414,31 @@ impl Journal {
         .to_string();
         let tmp = out.join(JOURNAL_TMP);
         next()?;
-        std::fs::write(&tmp, text).map_err(|e| CommitError::Io(tmp.clone(), e))?;
+        // Made anew, following no link planted under its name.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .and_then(|mut f| io::Write::write_all(&mut f, text.as_bytes()))
+            .map_err(|e| CommitError::Io(tmp.clone(), e))?;
         next()?;
         let j = out.join(JOURNAL);
         std::fs::rename(&tmp, &j).map_err(|e| CommitError::Io(j, e))
     }
 
     fn read(out: &Path) -> io::Result<Option<Journal>> {
-        let text = match std::fs::read_to_string(out.join(JOURNAL)) {
-            Ok(t) => t,
+        let path = out.join(JOURNAL);
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => {
+                return Err(io::Error::other(
+                    "not a journal this tool wrote (a link or a folder)",
+                ))
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
-        };
+        }
+        let text = std::fs::read_to_string(&path)?;
         let bad = || io::Error::new(io::ErrorKind::InvalidData, "not a commit journal");
         let v: serde_json::Value = serde_json::from_str(&text).map_err(|_| bad())?;
         let text_of = |k: &str| v[k].as_str().map(str::to_string).ok_or_else(bad);
@@ -384,15 +456,10 @@ impl Journal {
             new: names("new")?,
         };
         // Names from the file are joined to DIR: none may lead out of it.
-        let inside = |n: &str| {
-            !n.is_empty()
-                && Path::new(n)
-                    .components()
-                    .all(|c| matches!(c, std::path::Component::Normal(_)))
-        };
-        let all_inside = inside(&journal.stage)
+        let all_inside = is_plain(&journal.stage)
+            && !journal.stage.contains('/')
             && journal.stage.starts_with(STAGE_PREFIX)
-            && journal.old.iter().chain(&journal.new).all(|n| inside(n));
+            && journal.old.iter().chain(&journal.new).all(|n| is_plain(n));
         if all_inside {
             Ok(Some(journal))
         } else {
@@ -408,6 +475,9 @@ pub enum Recovery {
     Completed,
     /// It had not: the old outputs are back in place.
     RolledBack,
+    /// The journal did not match the folder (its stage was gone: the folder was completed
+    /// or cleared by other means since): dropped, with nothing moved.
+    Dropped,
 }
 
 /// Finishes or undoes the commit a killed process left in `out` (see `Stage::commit`), so
@@ -435,27 +505,25 @@ fn recover_steps(out: &Path, die: &dyn Fn(usize) -> bool) -> io::Result<Option<R
         }
     };
     let stage = out.join(&journal.stage);
-    let landed = digest(&out.join("manifest.tsv"))
-        .is_ok_and(|(size, sum)| format!("{size} {sum}") == journal.manifest);
-    let recovery = if landed {
+    // The stage is this commit's own only as a real folder: a link could lead anywhere.
+    let stage_here = std::fs::symlink_metadata(&stage).is_ok_and(|m| m.is_dir());
+    let recovery = if !stage_here {
+        // Nothing to finish or undo with: whatever the folder holds now stands.
+        next()?;
+        std::fs::remove_file(out.join(JOURNAL))?;
+        return Ok(Some(Recovery::Dropped));
+    } else if !taken(&stage.join(STAGED_MANIFEST)) {
+        // The rename of the staged manifest is the step that commits; its absence decides,
+        // not the manifest's checksum, which an old manifest byte-identical to the new one
+        // shares.
         Recovery::Completed
+    } else if verify(out, &|_| true).is_ok() {
+        // A folder whose manifest matches its files is whole (the commit was killed
+        // before it set anything aside, or its undoing had put everything back): never
+        // undone.
+        Recovery::RolledBack
     } else {
-        // A new output is in DIR exactly when it is no longer in the stage: every old one
-        // was set aside before the first new one was placed.
-        for f in journal.new.iter().rev() {
-            let (staged, placed) = (stage.join(f), out.join(f));
-            if !staged.exists() && placed.is_file() {
-                next()?;
-                place(&placed, &staged).map_err(CommitError::into_io)?;
-            }
-        }
-        for f in &journal.old {
-            let aside = stage.join(OLD).join(f);
-            if aside.is_file() {
-                next()?;
-                place(&aside, &out.join(f)).map_err(CommitError::into_io)?;
-            }
-        }
+        roll_back(out, &stage, &journal, &mut next)?;
         Recovery::RolledBack
     };
     // The journal goes before the stage: without it, the stage is a leftover like any other.
@@ -478,27 +546,64 @@ impl CommitError {
     }
 }
 
-/// The outputs of an earlier run in `out` that a commit replaces or removes: the manifest,
-/// every file its manifest names, the known outputs, and the SVGs under `plots/`.
+/// Undoes a commit killed before its manifest landed: each new file the commit placed (the
+/// one its staged manifest records) back into the stage, then each old output back into
+/// DIR, the manifest last, so that DIR reads as complete only once all of it is back.
+/// Anything else in the way is left for a person: an error, with nothing overwritten.
+fn roll_back(
+    out: &Path,
+    stage: &Path,
+    journal: &Journal,
+    next: &mut dyn FnMut() -> io::Result<()>,
+) -> io::Result<()> {
+    let staged = Manifest::read(&stage.join(STAGED_MANIFEST)).map_err(io::Error::other)?;
+    let recorded: std::collections::BTreeMap<String, String> =
+        staged.files().into_iter().collect();
+    for f in journal.new.iter().rev() {
+        let (Some(in_stage), Some(placed)) = (inside(stage, f), inside(out, f)) else {
+            return Err(outside(f));
+        };
+        if taken(&in_stage) || !placed.is_file() {
+            continue;
+        }
+        let now = digest(&placed).map(|(size, sum)| format!("{size} {sum}"))?;
+        if recorded.get(f) != Some(&now) {
+            return Err(io::Error::other(format!(
+                "{f}: not the file the commit placed; left as it is"
+            )));
+        }
+        next()?;
+        place(&placed, &in_stage).map_err(CommitError::into_io)?;
+    }
+    let aside = stage.join(OLD);
+    for f in journal.old.iter().rev() {
+        let (Some(set_aside), Some(dest)) = (inside(&aside, f), inside(out, f)) else {
+            return Err(outside(f));
+        };
+        if !set_aside.is_file() {
+            continue;
+        }
+        if taken(&dest) {
+            return Err(io::Error::other(format!(
+                "{f}: something took its place while it was set aside; left as it is"
+            )));
+        }
+        next()?;
+        place(&set_aside, &dest).map_err(CommitError::into_io)?;
+    }
+    Ok(())
+}
+
+/// The outputs of an earlier run in `out` that a commit replaces or removes: the manifest
+/// and every file it names (only those: a file no manifest names is not the tool's). The
+/// manifest goes first.
 fn old_outputs(out: &Path, keep_tables: bool) -> Vec<String> {
-    let mut old: Vec<String> = OUTPUTS.iter().map(|s| s.to_string()).collect();
+    let mut old = vec!["manifest.tsv".to_string()];
     if let Ok(m) = Manifest::read(&out.join("manifest.tsv")) {
         old.extend(m.files().into_iter().map(|(f, _)| f));
     }
-    for sub in ["plots", "plots/boards"] {
-        for e in std::fs::read_dir(out.join(sub))
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".svg") && e.path().is_file() {
-                old.push(format!("{sub}/{name}"));
-            }
-        }
-    }
     old.retain(|f| !(keep_tables && TABLES.contains(&f.as_str())));
-    old.retain(|f| out.join(f).is_file());
+    old.retain(|f| inside(out, f).is_some_and(|p| p.is_file()));
     old.sort();
     old.dedup();
     // The manifest goes first.
@@ -572,22 +677,74 @@ impl<R: Read> Read for Digesting<R> {
     }
 }
 
-/// Checks, before any work, that the outputs can go into `dir`: no output's name is taken
-/// by a folder, and `plots` is a folder if it is there.
+/// Checks, before any work (after a killed run's commit is finished or undone), that the
+/// outputs can go into `dir` and touch nothing else there: `plots` and `plots/boards` are
+/// real folders if they are there, and every file at an output's name (the top-level
+/// outputs, the SVG and SGF files under `plots/`) is one the folder's manifest names, not a
+/// link, not a folder, not a file of the user's.
 pub fn check_out(dir: &Path) -> Result<(), FolderError> {
-    for f in OUTPUTS {
-        let p = dir.join(f);
-        if p.is_dir() {
-            return Err(FolderError::FolderInTheWay(p));
-        }
-    }
+    let meta = |p: &Path| std::fs::symlink_metadata(p).ok();
     for d in ["plots", "plots/boards"] {
         let p = dir.join(d);
-        if p.exists() && !p.is_dir() {
-            return Err(FolderError::NotAFolder(p));
+        match meta(&p) {
+            Some(m) if m.file_type().is_symlink() => return Err(FolderError::Link(p)),
+            Some(m) if !m.is_dir() => return Err(FolderError::NotAFolder(p)),
+            _ => {}
+        }
+    }
+    let manifest = dir.join("manifest.tsv");
+    let named: std::collections::BTreeSet<String> = match meta(&manifest) {
+        None => Default::default(),
+        Some(m) if m.file_type().is_symlink() => return Err(FolderError::Link(manifest)),
+        Some(m) if m.is_dir() => return Err(FolderError::FolderInTheWay(manifest)),
+        Some(_) => {
+            let m = Manifest::read(&manifest)?;
+            if m.get("livingblocks").is_none() {
+                return Err(FolderError::NotOurs(manifest));
+            }
+            m.files().into_iter().map(|(f, _)| f).collect()
+        }
+    };
+    let mut names: Vec<String> = OUTPUTS
+        .iter()
+        .filter(|f| **f != "manifest.tsv")
+        .map(|f| f.to_string())
+        .collect();
+    for sub in ["plots", "plots/boards"] {
+        for e in std::fs::read_dir(dir.join(sub)).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".svg") || name.ends_with(".sgf") {
+                names.push(format!("{sub}/{name}"));
+            }
+        }
+    }
+    for f in names {
+        let p = dir.join(&f);
+        match meta(&p) {
+            None => {}
+            Some(m) if m.file_type().is_symlink() => return Err(FolderError::Link(p)),
+            Some(m) if m.is_dir() => return Err(FolderError::FolderInTheWay(p)),
+            Some(_) if !named.contains(&f) => return Err(FolderError::NotOurs(p)),
+            Some(_) => {}
         }
     }
     Ok(())
+}
+
+/// Checks that a verified manifest names every table: a command that reads the tables
+/// takes none the manifest does not vouch for.
+pub fn names_every_table(dir: &Path, m: &Manifest) -> Result<(), FolderError> {
+    let named = m.files();
+    match TABLES
+        .iter()
+        .find(|t| !named.iter().any(|(f, _)| f == *t))
+    {
+        Some(table) => Err(FolderError::Unnamed {
+            dir: dir.to_path_buf(),
+            table,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Checks that `dir` is a complete output: a manifest naming every file, and each file that
@@ -671,18 +828,18 @@ mod tests {
         stage_run(out, "one")
             .commit(Manifest::default(), false, &none)
             .unwrap();
-        write(&out.join("plots/old.svg"), "stale");
         let all = |_: &str| true;
         let m = verify(out, &all).unwrap();
         assert_eq!(m.files().len(), 3);
-        stage_run(out, "two")
-            .commit(Manifest::default(), false, &none)
-            .unwrap();
+        let second = stage_run(out, "two");
+        write(&second.path().join("plots/boards/b.svg"), "two b");
+        std::fs::remove_file(second.path().join("plots/a.svg")).unwrap();
+        second.commit(Manifest::default(), false, &none).unwrap();
         assert_eq!(
             std::fs::read_to_string(out.join("report.md")).unwrap(),
             "two report.md"
         );
-        assert!(!out.join("plots/old.svg").exists(), "a stale plot goes");
+        assert!(!out.join("plots/a.svg").exists(), "an old plot the new run lacks goes");
         verify(out, &all).unwrap();
         // No stage left behind.
         let hidden: Vec<_> = std::fs::read_dir(out)
@@ -745,9 +902,8 @@ mod tests {
             .collect()
     }
 
-    /// A folder after a first run, and what it holds then and after a second run whose
-    /// outputs differ in names as well as in contents.
-    fn old_and_new(out: &Path) -> [std::collections::BTreeMap<String, String>; 2] {
+    /// A folder after a first run, and what it holds then and after a second run (`second`).
+    fn old_and_new(out: &Path, second: fn(&Path) -> Stage) -> [Files; 2] {
         let none = || 0;
         stage_run(out, "one")
             .commit(Manifest::default(), false, &none)
@@ -757,12 +913,15 @@ mod tests {
         for (f, text) in &old {
             write(&copy.path().join(f), text);
         }
-        second_run(copy.path())
+        second(copy.path())
             .commit(Manifest::default(), false, &none)
             .unwrap();
         [old, files(copy.path())]
     }
 
+    type Files = std::collections::BTreeMap<String, String>;
+
+    /// A second run whose outputs differ from the first's in names as well as in contents.
     fn second_run(out: &Path) -> Stage {
         let s = stage_run(out, "two");
         write(&s.path().join("plots/boards/b.svg"), "two b");
@@ -770,25 +929,32 @@ mod tests {
         s
     }
 
-    /// SIGKILL at each step of the commit, then at each step of the recovery: once recovered,
-    /// the folder verifies and holds the old outputs or the new ones, whole.
-    #[test]
-    fn a_kill_at_any_step_of_a_commit_or_its_recovery_leaves_old_or_new() {
+    /// A second run over the same inputs: its outputs, and so its manifest, byte-identical
+    /// to the first's.
+    fn same_run(out: &Path) -> Stage {
+        stage_run(out, "one")
+    }
+
+    /// SIGKILL at each step of the commit, then at each step of the recovery, again and
+    /// again: once recovered, the folder verifies and holds the old outputs or the new
+    /// ones, whole. Returns how many kills left each.
+    fn kill_everywhere(second: fn(&Path) -> Stage) -> [usize; 2] {
         let probe = tempfile::tempdir().unwrap();
-        let [old, new] = old_and_new(probe.path());
+        let [old, new] = old_and_new(probe.path(), second);
         let mut outcomes = [0, 0];
         for kill in 0.. {
             let dir = tempfile::tempdir().unwrap();
             let out = dir.path();
-            old_and_new(out);
-            let halted = second_run(out)
+            old_and_new(out, second);
+            let halted = second(out)
                 .commit_steps(Manifest::default(), false, &|| 0, &|step| step == kill);
             if halted.is_ok() {
                 assert!(kill > 10, "a commit has more steps than {kill}");
                 break;
             }
             assert!(matches!(halted, Err(CommitError::Halted)));
-            // The recovery killed at each of its steps in turn, then run whole.
+            // The recovery killed at each of its steps in turn, each time with what the
+            // killed one before it left, then run whole.
             for again in 0.. {
                 match recover_steps(out, &|step| step == again) {
                     Ok(_) => break,
@@ -813,8 +979,175 @@ mod tests {
                 .collect();
             assert!(leftovers.is_empty(), "killed at {kill}: {leftovers:?}");
         }
+        outcomes
+    }
+
+    #[test]
+    fn a_kill_at_any_step_of_a_commit_or_its_recovery_leaves_old_or_new() {
+        let outcomes = kill_everywhere(second_run);
         // Kills before the manifest's rename roll back; kills after it complete.
         assert!(outcomes[0] > 5 && outcomes[1] >= 2, "{outcomes:?}");
+    }
+
+    /// A re-run over the same inputs writes a manifest byte-identical to the old one: the
+    /// recovery must not take "the manifest in place is the new one" for "the commit
+    /// landed" after its own undoing put the old one back, and delete the stage that still
+    /// holds the old tables.
+    #[test]
+    fn a_second_fault_with_byte_identical_outputs_loses_nothing() {
+        let probe = tempfile::tempdir().unwrap();
+        let [old, new] = old_and_new(probe.path(), same_run);
+        assert_eq!(old, new);
+        assert_eq!(
+            std::fs::read(probe.path().join("manifest.tsv")).unwrap(),
+            {
+                let again = tempfile::tempdir().unwrap();
+                old_and_new(again.path(), same_run);
+                std::fs::read(again.path().join("manifest.tsv")).unwrap()
+            },
+            "the two manifests are byte-identical"
+        );
+        let outcomes = kill_everywhere(same_run);
+        assert!(outcomes[0] > 5, "{outcomes:?}");
+    }
+
+    /// The journal and stage of a commit killed part way, moved out of the folder's way.
+    fn halted_commit(out: &Path, kill: usize) -> (String, PathBuf) {
+        let halted = second_run(out).commit_steps(Manifest::default(), false, &|| 0, &|s| {
+            s == kill
+        });
+        assert!(matches!(halted, Err(CommitError::Halted)));
+        let journal = std::fs::read_to_string(out.join(JOURNAL)).unwrap();
+        let stage = Journal::read(out).unwrap().unwrap().stage;
+        (journal, out.join(stage))
+    }
+
+    /// A journal a killed run left, found after the folder was completed by other means: it
+    /// must never undo a folder that verifies.
+    #[test]
+    fn a_stale_journal_never_undoes_a_folder_that_verifies() {
+        // Its stage gone (cleared by a livingblocks without journals, which then committed
+        // a whole run): dropped, nothing moved.
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        old_and_new(out, second_run);
+        let (journal, stage) = halted_commit(out, 6);
+        std::fs::remove_dir_all(&stage).unwrap();
+        std::fs::remove_file(out.join(JOURNAL)).unwrap();
+        // The folder put right by other means: the old outputs back, as a whole run.
+        for f in ["games.csv", "report.md", "plots/a.svg"] {
+            let _ = std::fs::remove_file(out.join(f));
+        }
+        stage_run(out, "three")
+            .commit(Manifest::default(), false, &|| 0)
+            .unwrap();
+        let whole = files(out);
+        std::fs::write(out.join(JOURNAL), &journal).unwrap();
+        assert_eq!(recover(out).unwrap(), Some(Recovery::Dropped));
+        assert_eq!(files(out), whole);
+        verify(out, &|_| true).unwrap();
+
+        // Its stage still there, with the old outputs set aside in it, but the folder
+        // committed whole since: nothing moved, the folder stands.
+        for kill in [4, 6, 8] {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path();
+            old_and_new(out, second_run);
+            let (journal, stage) = halted_commit(out, kill);
+            let kept = out.join(".kept");
+            std::fs::rename(&stage, &kept).unwrap();
+            std::fs::remove_file(out.join(JOURNAL)).unwrap();
+            for f in ["manifest.tsv", "games.csv", "report.md", "plots/a.svg"] {
+                let _ = std::fs::remove_file(out.join(f));
+            }
+            let _ = std::fs::remove_dir_all(out.join("plots"));
+            stage_run(out, "three")
+                .commit(Manifest::default(), false, &|| 0)
+                .unwrap();
+            let whole = files(out);
+            std::fs::rename(&kept, &stage).unwrap();
+            std::fs::write(out.join(JOURNAL), &journal).unwrap();
+            recover(out).unwrap();
+            assert_eq!(files(out), whole, "killed at {kill}");
+            verify(out, &|_| true).unwrap();
+        }
+    }
+
+    /// A manifest row or a journal name that leads out of DIR, directly or through a link:
+    /// nothing outside is moved or removed.
+    #[test]
+    fn names_that_lead_out_of_the_folder_touch_nothing_outside() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        let elsewhere = root.path().join("elsewhere");
+        write(&elsewhere.join("a.svg"), "elsewhere's own");
+        write(&root.path().join("x"), "the user's");
+        std::fs::create_dir(&out).unwrap();
+        stage_run(&out, "one")
+            .commit(Manifest::default(), false, &|| 0)
+            .unwrap();
+        // `file:../x` in the manifest.
+        let m = out.join("manifest.tsv");
+        let text = std::fs::read_to_string(&m).unwrap();
+        std::fs::write(&m, format!("{text}file:../x\t9 abc\n")).unwrap();
+        assert!(matches!(
+            check_out(&out),
+            Err(FolderError::Outside { name, .. }) if name == "../x"
+        ));
+        assert!(!old_outputs(&out, false).iter().any(|f| f.contains("..")));
+        std::fs::write(&m, &text).unwrap();
+        // `plots` a link out of the folder: refused, and a journal naming a file under it
+        // moves nothing there.
+        std::fs::remove_dir_all(out.join("plots")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("plots")).unwrap();
+        assert!(matches!(check_out(&out), Err(FolderError::Link(p)) if p.ends_with("plots")));
+        assert_eq!(inside(&out, "plots/a.svg"), None);
+        let stage = out.join(".livingblocks-stage.planted");
+        std::fs::create_dir_all(&stage).unwrap();
+        stage_run(root.path(), "one")
+            .commit(Manifest::default(), false, &|| 0)
+            .unwrap();
+        std::fs::copy(root.path().join("manifest.tsv"), stage.join(STAGED_MANIFEST)).unwrap();
+        let journal = serde_json::json!({
+            "stage": ".livingblocks-stage.planted",
+            "manifest": "1 x",
+            "old": [],
+            "new": ["plots/a.svg"],
+        });
+        std::fs::write(out.join(JOURNAL), journal.to_string()).unwrap();
+        assert!(recover(&out).is_err());
+        assert_eq!(
+            std::fs::read_to_string(elsewhere.join("a.svg")).unwrap(),
+            "elsewhere's own"
+        );
+        assert_eq!(std::fs::read_to_string(root.path().join("x")).unwrap(), "the user's");
+    }
+
+    /// Files the tool did not write, at the names of its outputs, are never replaced: the
+    /// folder is refused before any work, naming the file. Files it did write pass.
+    #[test]
+    fn a_folder_holding_the_users_own_files_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        write(&out.join("notes.txt"), "mine");
+        check_out(out).unwrap();
+        write(&out.join("games.csv"), "my own table");
+        assert!(matches!(check_out(out), Err(FolderError::NotOurs(p)) if p.ends_with("games.csv")));
+        std::fs::remove_file(out.join("games.csv")).unwrap();
+        let mut ours = Manifest::default();
+        ours.entries.insert("livingblocks".into(), "0".into());
+        stage_run(out, "one").commit(ours, false, &|| 0).unwrap();
+        check_out(out).unwrap();
+        write(&out.join("plots/boards/mine.svg"), "my drawing");
+        assert!(
+            matches!(check_out(out), Err(FolderError::NotOurs(p)) if p.ends_with("mine.svg"))
+        );
+        std::fs::remove_file(out.join("plots/boards/mine.svg")).unwrap();
+        // A manifest.tsv that is not the tool's.
+        std::fs::write(out.join("manifest.tsv"), "key\tvalue\nmine\t1\n").unwrap();
+        assert!(
+            matches!(check_out(out), Err(FolderError::NotOurs(p)) if p.ends_with("manifest.tsv"))
+        );
     }
 
     #[test]

@@ -36,10 +36,11 @@ impl Root {
 /// Every input gets one name, and a name reads back to one path (`name`): with one PATH,
 /// names are relative to it (or its file name); with several (PATHs and `--files-from`
 /// entries together), each name starts with its PATH as given, so `A/x` and `B/x` stay
-/// apart. A path given twice, or a file under two PATHs, is read once.
-pub fn collect(roots: &[Root]) -> Result<Inputs, String> {
+/// apart. A path given twice, or a file under two PATHs, is read once. The walk leaves out
+/// the run's output folder `out` and the tool's stage folders: outputs are never inputs.
+pub fn collect(roots: &[Root], out: Option<&Path>) -> Result<Inputs, String> {
     LISTING.store(true, Ordering::SeqCst);
-    let inputs = collect_from(roots, false, None);
+    let inputs = collect_from(roots, false, None, out);
     LISTING.store(false, Ordering::SeqCst);
     inputs
 }
@@ -54,10 +55,16 @@ pub static LISTING: AtomicBool = AtomicBool::new(false);
 /// was started in, when given: the inputs are the run's, and named as the run named them,
 /// wherever this is called from.
 pub fn collect_existing(roots: &[Root], base: Option<&Path>) -> Inputs {
-    collect_from(roots, true, base).unwrap_or_default()
+    collect_from(roots, true, base, None).unwrap_or_default()
 }
 
-fn collect_from(roots: &[Root], skip_missing: bool, base: Option<&Path>) -> Result<Inputs, String> {
+fn collect_from(
+    roots: &[Root],
+    skip_missing: bool,
+    base: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<Inputs, String> {
+    use std::os::unix::fs::MetadataExt;
     let mut walk = Walk {
         // A list names its entries by themselves, and may name a file twice.
         several: roots.len() > 1 || roots.iter().any(|r| matches!(r, Root::List { .. })),
@@ -67,6 +74,9 @@ fn collect_from(roots: &[Root], skip_missing: bool, base: Option<&Path>) -> Resu
         missing_seen: HashSet::new(),
         listed_place: None,
         base: base.map(Path::to_path_buf),
+        out: out
+            .and_then(|o| std::fs::metadata(o).ok())
+            .map(|m| (m.dev(), m.ino())),
     };
     for root in roots {
         match root {
@@ -103,6 +113,21 @@ struct Walk {
     listed_place: Option<u32>,
     /// Where relative paths are taken from, if not the current folder.
     base: Option<PathBuf>,
+    /// The output folder (device and inode, whatever path leads to it), not walked.
+    out: Option<(u64, u64)>,
+}
+
+/// Whether a folder met in a walk is the run's own: its output folder `out` (device and
+/// inode) or a stage.
+fn is_own(e: &walkdir::DirEntry, out: Option<(u64, u64)>) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    e.depth() > 0
+        && e.file_type().is_dir()
+        && (e
+            .file_name()
+            .as_encoded_bytes()
+            .starts_with(crate::sink::stage::STAGE_PREFIX.as_bytes())
+            || out.is_some_and(|out| e.metadata().is_ok_and(|m| (m.dev(), m.ino()) == out)))
 }
 
 impl Walk {
@@ -175,7 +200,9 @@ impl Walk {
             return all.push("", kind);
         }
         all.place(path.to_path_buf(), true, prefix);
-        for entry in WalkDir::new(path).follow_links(false) {
+        let out = self.out;
+        let walker = WalkDir::new(path).follow_links(false).into_iter();
+        for entry in walker.filter_entry(|e| !is_own(e, out)) {
             match entry {
                 Ok(e) => {
                     let kind = e.file_type();
@@ -339,7 +366,7 @@ mod tests {
         std::fs::create_dir_all(d.join("two")).unwrap();
         std::fs::write(d.join("one/b.sgf"), "(;)").unwrap();
         std::fs::write(d.join("two/a.sgf"), "(;)").unwrap();
-        let names: Vec<_> = collect(&[Root::arg(d.join("one"))])
+        let names: Vec<_> = collect(&[Root::arg(d.join("one"))], None)
             .unwrap()
             .iter()
             .map(|i| i.name)
@@ -352,7 +379,7 @@ mod tests {
         let inputs = collect(&[Root::List {
             from: from.clone(),
             nul: false,
-        }])
+        }], None)
         .unwrap();
         assert_eq!(inputs.get(0).unwrap().name, one);
         assert!(!list_is_nul_terminated(&from));
@@ -362,7 +389,7 @@ mod tests {
         let odd = odd.display().to_string();
         std::fs::write(&list, format!("{one}\0{odd}\0")).unwrap();
         assert!(list_is_nul_terminated(&from));
-        let names: Vec<_> = collect(&[Root::List { from, nul: true }])
+        let names: Vec<_> = collect(&[Root::List { from, nul: true }], None)
             .unwrap()
             .iter()
             .map(|i| i.name)
@@ -419,7 +446,7 @@ mod tests {
         for b in [&b"a\xff.sgf"[..], b"a\xfe.sgf", b"x.zip!y.sgf"] {
             std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(b)), "(;)").unwrap();
         }
-        let names: Vec<_> = collect(&[Root::arg(dir.path())])
+        let names: Vec<_> = collect(&[Root::arg(dir.path())], None)
             .unwrap()
             .iter()
             .map(|i| i.name)
@@ -436,7 +463,7 @@ mod tests {
         for f in ["b/c/z.sgf", "a.SGF", "b/y.sgf", "b-x.sgf", "notes.txt"] {
             std::fs::write(d.join(f), "(;)").unwrap();
         }
-        let names: Vec<_> = collect(&[Root::arg(d)])
+        let names: Vec<_> = collect(&[Root::arg(d)], None)
             .unwrap()
             .iter()
             .map(|i| i.name)
@@ -452,7 +479,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("game.sgf");
         std::fs::write(&f, "(;)").unwrap();
-        let input = collect(&[Root::arg(f)]).unwrap().get(0).unwrap();
+        let input = collect(&[Root::arg(f)], None).unwrap().get(0).unwrap();
         assert_eq!(input.name, "game.sgf");
         assert_eq!(read_input(&input, 3).unwrap(), b"(;)");
         let e = read_input(&input, 2).unwrap_err();
@@ -463,7 +490,7 @@ mod tests {
 
     #[test]
     fn a_missing_root_is_an_error() {
-        assert!(collect(&[Root::arg("/no/such/dir")]).is_err());
+        assert!(collect(&[Root::arg("/no/such/dir")], None).is_err());
     }
 
     #[cfg(unix)]
@@ -474,7 +501,7 @@ mod tests {
         std::fs::write(d.join("real.sgf"), "(;)").unwrap();
         std::os::unix::fs::symlink(d.join("real.sgf"), d.join("link.sgf")).unwrap();
         std::os::unix::fs::symlink(d, d.join("loop")).unwrap();
-        let inputs: Vec<_> = collect(&[Root::arg(d)]).unwrap().iter().collect();
+        let inputs: Vec<_> = collect(&[Root::arg(d)], None).unwrap().iter().collect();
         let names: Vec<_> = inputs.iter().map(|i| i.name.as_str()).collect();
         assert_eq!(names, ["link.sgf", "real.sgf"]);
         let e = read_input(&inputs[0], u64::MAX).unwrap_err();

@@ -95,7 +95,7 @@ fn a_file_deleted_during_the_walk_is_an_io_error() {
     let env = TestEnv::new();
     env.write("gone.sgf", "(;SZ[9];B[ee])");
     let inputs =
-        livingblocks::source::collect(&[livingblocks::source::Root::arg(env.input())]).unwrap();
+        livingblocks::source::collect(&[livingblocks::source::Root::arg(env.input())], None).unwrap();
     std::fs::remove_file(env.input().join("gone.sgf")).unwrap();
     let e = livingblocks::source::read_input(&inputs.get(0).unwrap(), u64::MAX).unwrap_err();
     assert_eq!(e.status(), Status::IoError);
