@@ -23,8 +23,8 @@ const POSITIONS: usize = 8;
 /// The questions a run asks of the first counted games of the corpus, in path order.
 fn positions() -> Vec<EngineQuery> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-    let inputs =
-        source::collect(&[source::Root::arg(root)]).expect("corpus/ is part of the repository");
+    let inputs = source::collect(&[source::Root::arg(root)], None)
+        .expect("corpus/ is part of the repository");
     let options = Options {
         estimate: EstimateFor::Counted,
     };

@@ -21,8 +21,8 @@ static GLOBAL: livingblocks::alloc::Mimalloc = livingblocks::alloc::Mimalloc;
 /// The first files of the embedded corpus, in path order.
 fn sample(n: usize) -> Vec<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-    let inputs =
-        source::collect(&[source::Root::arg(root)]).expect("corpus/ is part of the repository");
+    let inputs = source::collect(&[source::Root::arg(root)], None)
+        .expect("corpus/ is part of the repository");
     inputs
         .iter()
         .take(n)

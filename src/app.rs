@@ -452,7 +452,6 @@ pub fn rebuild_report(
     // undone first, and no run changes the tables while they are read.
     let lock = OutputLock::acquire(dir)?;
     let stale = crate::sink::remove_stale(&lock)?;
-    stage::check_out(dir)?;
     // The tables must be the run's (unless edited on purpose); the report's own files are
     // what this rebuilds.
     let tables = |f: &str| !edited && stage::TABLES.contains(&f);
@@ -463,6 +462,7 @@ pub fn rebuild_report(
         e => AppError::Folder(e),
     })?;
     stage::names_every_table(dir, &manifest)?;
+    stage::check_out(dir)?;
     if edited {
         let changed = stage::changed(dir, &manifest, &stage::TABLES);
         if changed.is_empty() {

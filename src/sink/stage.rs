@@ -94,6 +94,9 @@ const STAGED_MANIFEST: &str = ".manifest.tsv";
 /// which the process kills itself with SIGKILL.
 pub const KILL_AT_STEP: &str = "LIVINGBLOCKS_KILL_AT_COMMIT_STEP";
 
+/// The same for the recovery of a commit a killed run left: a second fault.
+pub const KILL_AT_RECOVERY_STEP: &str = "LIVINGBLOCKS_KILL_AT_RECOVERY_STEP";
+
 /// Why a commit did not happen; the folder holds its old outputs again.
 #[derive(Debug)]
 pub enum CommitError {
@@ -245,19 +248,7 @@ impl Stage {
         keep_tables: bool,
         stopped: &dyn Fn() -> i32,
     ) -> Result<Vec<PathBuf>, CommitError> {
-        let kill_at = std::env::var(KILL_AT_STEP)
-            .ok()
-            .and_then(|s| s.parse::<usize>().ok());
-        let die = |step: usize| {
-            if kill_at == Some(step) {
-                // SAFETY: kill(2) on this process; SIGKILL cannot be caught or outlived.
-                unsafe {
-                    libc::kill(libc::getpid(), libc::SIGKILL);
-                }
-            }
-            false
-        };
-        self.commit_steps(manifest, keep_tables, stopped, &die)
+        self.commit_steps(manifest, keep_tables, stopped, &kill_point(KILL_AT_STEP))
     }
 
     /// `commit`, with `die` asked before each step that changes the folder; where it says
@@ -278,9 +269,8 @@ impl Stage {
         // Where each new file goes: inside DIR, and on no file but an old output (set
         // aside first), so that nothing the tool did not write is replaced.
         for f in &new {
-            let dest = inside(&self.out, f).ok_or_else(|| {
-                CommitError::Io(self.out.join(f), outside(f))
-            })?;
+            let dest = inside(&self.out, f)
+                .ok_or_else(|| CommitError::Io(self.out.join(f), outside(f)))?;
             if taken(&dest) && !old.contains(f) {
                 return Err(CommitError::Io(
                     dest,
@@ -484,7 +474,24 @@ pub enum Recovery {
 /// that `out` holds the old outputs or the new ones, whole. Call it holding `out`'s lock.
 /// Killed itself at any point, it is run again with the same result.
 pub fn recover(out: &Path) -> io::Result<Option<Recovery>> {
-    recover_steps(out, &|_| false)
+    recover_steps(out, &kill_point(KILL_AT_RECOVERY_STEP))
+}
+
+/// What `die` a commit or a recovery is given outside tests of its own: SIGKILL before the
+/// step the environment variable `var` names, if it names one.
+fn kill_point(var: &str) -> impl Fn(usize) -> bool {
+    let at = std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok());
+    move |step| {
+        if at == Some(step) {
+            // SAFETY: kill(2) on this process; SIGKILL cannot be caught or outlived.
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+        }
+        false
+    }
 }
 
 /// `recover`, with `die` asked before each step that changes the folder (see
@@ -557,8 +564,7 @@ fn roll_back(
     next: &mut dyn FnMut() -> io::Result<()>,
 ) -> io::Result<()> {
     let staged = Manifest::read(&stage.join(STAGED_MANIFEST)).map_err(io::Error::other)?;
-    let recorded: std::collections::BTreeMap<String, String> =
-        staged.files().into_iter().collect();
+    let recorded: std::collections::BTreeMap<String, String> = staged.files().into_iter().collect();
     for f in journal.new.iter().rev() {
         let (Some(in_stage), Some(placed)) = (inside(stage, f), inside(out, f)) else {
             return Err(outside(f));
@@ -711,7 +717,11 @@ pub fn check_out(dir: &Path) -> Result<(), FolderError> {
         .map(|f| f.to_string())
         .collect();
     for sub in ["plots", "plots/boards"] {
-        for e in std::fs::read_dir(dir.join(sub)).into_iter().flatten().flatten() {
+        for e in std::fs::read_dir(dir.join(sub))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.ends_with(".svg") || name.ends_with(".sgf") {
                 names.push(format!("{sub}/{name}"));
@@ -735,10 +745,7 @@ pub fn check_out(dir: &Path) -> Result<(), FolderError> {
 /// takes none the manifest does not vouch for.
 pub fn names_every_table(dir: &Path, m: &Manifest) -> Result<(), FolderError> {
     let named = m.files();
-    match TABLES
-        .iter()
-        .find(|t| !named.iter().any(|(f, _)| f == *t))
-    {
+    match TABLES.iter().find(|t| !named.iter().any(|(f, _)| f == *t)) {
         Some(table) => Err(FolderError::Unnamed {
             dir: dir.to_path_buf(),
             table,
@@ -839,7 +846,10 @@ mod tests {
             std::fs::read_to_string(out.join("report.md")).unwrap(),
             "two report.md"
         );
-        assert!(!out.join("plots/a.svg").exists(), "an old plot the new run lacks goes");
+        assert!(
+            !out.join("plots/a.svg").exists(),
+            "an old plot the new run lacks goes"
+        );
         verify(out, &all).unwrap();
         // No stage left behind.
         let hidden: Vec<_> = std::fs::read_dir(out)
@@ -946,8 +956,8 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let out = dir.path();
             old_and_new(out, second);
-            let halted = second(out)
-                .commit_steps(Manifest::default(), false, &|| 0, &|step| step == kill);
+            let halted =
+                second(out).commit_steps(Manifest::default(), false, &|| 0, &|step| step == kill);
             if halted.is_ok() {
                 assert!(kill > 10, "a commit has more steps than {kill}");
                 break;
@@ -1013,9 +1023,8 @@ mod tests {
 
     /// The journal and stage of a commit killed part way, moved out of the folder's way.
     fn halted_commit(out: &Path, kill: usize) -> (String, PathBuf) {
-        let halted = second_run(out).commit_steps(Manifest::default(), false, &|| 0, &|s| {
-            s == kill
-        });
+        let halted =
+            second_run(out).commit_steps(Manifest::default(), false, &|| 0, &|s| s == kill);
         assert!(matches!(halted, Err(CommitError::Halted)));
         let journal = std::fs::read_to_string(out.join(JOURNAL)).unwrap();
         let stage = Journal::read(out).unwrap().unwrap().stage;
@@ -1107,7 +1116,11 @@ mod tests {
         stage_run(root.path(), "one")
             .commit(Manifest::default(), false, &|| 0)
             .unwrap();
-        std::fs::copy(root.path().join("manifest.tsv"), stage.join(STAGED_MANIFEST)).unwrap();
+        std::fs::copy(
+            root.path().join("manifest.tsv"),
+            stage.join(STAGED_MANIFEST),
+        )
+        .unwrap();
         let journal = serde_json::json!({
             "stage": ".livingblocks-stage.planted",
             "manifest": "1 x",
@@ -1120,7 +1133,10 @@ mod tests {
             std::fs::read_to_string(elsewhere.join("a.svg")).unwrap(),
             "elsewhere's own"
         );
-        assert_eq!(std::fs::read_to_string(root.path().join("x")).unwrap(), "the user's");
+        assert_eq!(
+            std::fs::read_to_string(root.path().join("x")).unwrap(),
+            "the user's"
+        );
     }
 
     /// Files the tool did not write, at the names of its outputs, are never replaced: the
@@ -1139,9 +1155,7 @@ mod tests {
         stage_run(out, "one").commit(ours, false, &|| 0).unwrap();
         check_out(out).unwrap();
         write(&out.join("plots/boards/mine.svg"), "my drawing");
-        assert!(
-            matches!(check_out(out), Err(FolderError::NotOurs(p)) if p.ends_with("mine.svg"))
-        );
+        assert!(matches!(check_out(out), Err(FolderError::NotOurs(p)) if p.ends_with("mine.svg")));
         std::fs::remove_file(out.join("plots/boards/mine.svg")).unwrap();
         // A manifest.tsv that is not the tool's.
         std::fs::write(out.join("manifest.tsv"), "key\tvalue\nmine\t1\n").unwrap();

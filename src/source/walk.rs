@@ -376,10 +376,13 @@ mod tests {
         let one = d.join("one/b.sgf").display().to_string();
         std::fs::write(&list, format!("{one}\n\n")).unwrap();
         let from = list.to_str().unwrap().to_string();
-        let inputs = collect(&[Root::List {
-            from: from.clone(),
-            nul: false,
-        }], None)
+        let inputs = collect(
+            &[Root::List {
+                from: from.clone(),
+                nul: false,
+            }],
+            None,
+        )
         .unwrap();
         assert_eq!(inputs.get(0).unwrap().name, one);
         assert!(!list_is_nul_terminated(&from));
@@ -410,7 +413,7 @@ mod tests {
         let at = |p: &str| Root::arg(d.join(p));
         let names = |roots: &[Root]| -> Vec<String> {
             let base = format!("{}/", path_name(d));
-            collect(roots)
+            collect(roots, None)
                 .unwrap()
                 .iter()
                 .map(|i| i.name.replacen(&base, "", 1))

@@ -8,6 +8,7 @@ mod golden;
 mod integrity;
 mod katago;
 mod net;
+mod outside;
 mod replay_reference;
 mod report;
 mod robustness;

@@ -61,7 +61,7 @@ fn final_positions_equal_sgfmill_on_every_pro_game() {
         let root = root.clone();
         move || Command::new("python3").arg(&script).arg(&root).output()
     });
-    let inputs = source::collect(&[source::Root::arg(root)]).unwrap();
+    let inputs = source::collect(&[source::Root::arg(root)], None).unwrap();
     let inputs: Vec<_> = inputs.iter().collect();
     let mine: Vec<String> = inputs.par_iter().map(|i| ours(&i.path)).collect();
     let out = match reference.join().unwrap() {

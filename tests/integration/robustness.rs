@@ -95,7 +95,8 @@ fn a_file_deleted_during_the_walk_is_an_io_error() {
     let env = TestEnv::new();
     env.write("gone.sgf", "(;SZ[9];B[ee])");
     let inputs =
-        livingblocks::source::collect(&[livingblocks::source::Root::arg(env.input())], None).unwrap();
+        livingblocks::source::collect(&[livingblocks::source::Root::arg(env.input())], None)
+            .unwrap();
     std::fs::remove_file(env.input().join("gone.sgf")).unwrap();
     let e = livingblocks::source::read_input(&inputs.get(0).unwrap(), u64::MAX).unwrap_err();
     assert_eq!(e.status(), Status::IoError);
@@ -237,7 +238,8 @@ fn a_write_error_mid_run_exits_1_without_a_success_summary() {
 fn busy_env() -> TestEnv {
     let env = TestEnv::new();
     let corpus = crate::util::corpus();
-    let inputs = livingblocks::source::collect(&[livingblocks::source::Root::arg(corpus)]).unwrap();
+    let inputs =
+        livingblocks::source::collect(&[livingblocks::source::Root::arg(corpus)], None).unwrap();
     for copy in 0..4 {
         for input in &inputs {
             let bytes = std::fs::read(&input.path).unwrap();
