@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Hostile runs against output folders: analyze, merge and report killed at random instants
 (SIGKILL, SIGTERM, SIGKILL at a chosen step of the commit), run two at a time into one
-folder, and shards run again while merge reads them. After each round every folder must,
-once a command has been into it, verify against its manifest, and its tables must be the
-tables of one of the clean runs.
+folder, and shards run again while merge reads them. Then the faults a hostile user or a
+second crash brings: re-runs over the same inputs killed in their commit and again in the
+recovery of it, symbolic links planted where the tool writes (lock, plots, a table, a stage,
+the journal), manifests and journals edited to lead out of the folder, stale journals, and
+folders last written by another version or another user. After each round every folder
+must, once a command has been into it, verify against its manifest, its tables must be the
+tables of one of the clean runs, and nothing outside the output folders may have changed.
 
     python3 scripts/stress.py [--binary PATH] [--seconds S] [--rounds N] [--seed K]
 
@@ -12,6 +16,7 @@ Ends with 0 and a line of counts when every check held; with 1 and the first bro
 
 import argparse
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -25,6 +30,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"]
 KILL_AT = "LIVINGBLOCKS_KILL_AT_COMMIT_STEP"
+KILL_RECOVERY_AT = "LIVINGBLOCKS_KILL_AT_RECOVERY_STEP"
+JOURNAL = ".livingblocks-commit"
+# The fault kinds a hostile user or a second crash brings, each run once in the first rounds.
+FAULTS = [
+    "second fault",
+    "planted link",
+    "edited manifest",
+    "edited journal",
+    "stale journal",
+    "other version",
+    "other user",
+]
 
 
 def fail(why):
@@ -41,6 +58,24 @@ def tables_of(folder):
             return None
         sums.append(hashlib.sha256(p.read_bytes()).hexdigest())
     return tuple(sums)
+
+
+def tree(folder):
+    """Every path under `folder` with its bytes (links by target): what must not change."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        rel = str(p.relative_to(folder))
+        if p.is_symlink():
+            out[rel] = "link " + os.readlink(p)
+        elif p.is_file():
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+        else:
+            out[rel] = "folder"
+    return out
+
+
+def file_row(name, data):
+    return f"file:{name}\t{len(data)} {hashlib.sha256(data).hexdigest()}\n"
 
 
 def verify(folder):
@@ -75,21 +110,26 @@ class Runs:
     def count(self, what):
         self.counts[what] = self.counts.get(what, 0) + 1
 
-    def start(self, args, kill_step=None, quiet=True):
+    def start(self, args, kill_step=None, quiet=True, recovery_step=None, user=None):
         env = dict(os.environ)
         env.pop(KILL_AT, None)
+        env.pop(KILL_RECOVERY_AT, None)
         if kill_step is not None:
             env[KILL_AT] = str(kill_step)
+        if recovery_step is not None:
+            env[KILL_RECOVERY_AT] = str(recovery_step)
+        who = [] if user is None else ["setpriv", f"--reuid={user}", f"--regid={user}",
+                                       "--clear-groups", "--"]
         return subprocess.Popen(
-            [str(self.binary), *args, *(["-q"] if quiet else [])],
+            [*who, str(self.binary), *args, *(["-q"] if quiet else [])],
             cwd=self.work,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
 
-    def run(self, args, quiet=True):
-        p = self.start(args, quiet=quiet)
+    def run(self, args, quiet=True, **kw):
+        p = self.start(args, quiet=quiet, **kw)
         _, err = p.communicate()
         return p.returncode, err.decode(errors="replace")
 
@@ -149,6 +189,206 @@ class Runs:
         return rc
 
 
+class Faults:
+    """The faults of a hostile user or a second crash, each against the folder `out` (which
+    holds one clean run) with `sentinel` beside it: files outside every output folder, which
+    must never change."""
+
+    def __init__(self, runs, work, clean):
+        self.runs = runs
+        self.work = work
+        self.clean = clean
+        self.out = work / "out"
+        self.sentinel = work / "sentinel"
+        (self.sentinel / "dir").mkdir(parents=True)
+        (self.sentinel / "dir" / "a.svg").write_text("the user's drawing")
+        (self.sentinel / "file").write_text("the user's file")
+
+    def expect(self, rc, err, codes, what):
+        if rc not in codes:
+            fail(f"{what}: exit {rc}, expected {codes}: {err}")
+
+    def round(self, kind):
+        runs, out = self.runs, self.out
+        both = {self.clean["a"], self.clean["b"]}
+        held = tables_of(out)
+        name = "a" if held == self.clean["a"] else "b"
+        outside = tree(self.sentinel)
+        getattr(self, kind.replace(" ", "_"))(name, held)
+        if tree(self.sentinel) != outside:
+            fail(f"{kind}: files outside the output folder changed")
+        runs.settle(out, both, kind)
+
+    def second_fault(self, name, held):
+        """A re-run over the same inputs killed in its commit, and the recovery of it killed
+        again, as often as chance has it: the folder keeps the run, byte for byte."""
+        runs = self.runs
+        rc, err = runs.run(["analyze", name, "--out", "out"], kill_step=runs.rng.randrange(30))
+        if rc == -signal.SIGKILL:
+            runs.count("second fault: commits killed")
+            for _ in range(20):
+                rc, err = runs.run(["report", "out"], recovery_step=runs.rng.randrange(8))
+                if rc != -signal.SIGKILL:
+                    break
+                runs.count("second fault: recoveries killed")
+            else:
+                rc, err = runs.run(["report", "out"])
+        self.expect(rc, err, (0,), "second fault")
+        if tables_of(self.out) != held:
+            fail("second fault: the folder lost the run's tables")
+
+    def planted_link(self, name, held):
+        """A symbolic link where the tool writes, leading to the sentinel."""
+        runs, out, work = self.runs, self.out, self.work
+        where = runs.rng.choice(["lock", "plots", "table", "stage", "journal", "journal tmp"])
+        runs.count(f"planted link: {where}")
+        moved = None
+        if where == "plots":
+            moved = (out / "plots", work / "plots-kept")
+        elif where == "table":
+            moved = (out / "games.csv", work / "games-kept")
+        if moved:
+            moved[0].rename(moved[1])
+        link, to, refused = {
+            "lock": (".livingblocks.lock", "file", True),
+            "plots": ("plots", "dir", True),
+            "table": ("games.csv", "file", True),
+            "stage": (".livingblocks-stage.planted", "dir", False),
+            "journal": (JOURNAL, "file", True),
+            "journal tmp": (JOURNAL + ".tmp", "file", False),
+        }[where]
+        (out / link).symlink_to(self.sentinel / to)
+        cmd = runs.rng.choice([["analyze", name, "--out", "out"], ["report", "out"]])
+        rc, err = runs.run(cmd)
+        self.expect(rc, err, (1, 2) if refused else (0,), f"planted link: {where}")
+        if (out / link).is_symlink():
+            (out / link).unlink()
+        if moved:
+            moved[1].rename(moved[0])
+        if tables_of(out) != held:
+            fail(f"planted link: {where}: the folder's tables changed")
+
+    def edited_manifest(self, name, held):
+        """Manifest rows that lead out of the folder, or leave out a table."""
+        runs, out = self.runs, self.out
+        how = runs.rng.choice(["row ../", "absolute row", "table row removed"])
+        runs.count(f"edited manifest: {how}")
+        m = out / "manifest.tsv"
+        text, games = m.read_bytes(), (out / "games.csv").read_bytes()
+        data = (self.sentinel / "file").read_bytes()
+        if how == "row ../":
+            m.write_bytes(text + file_row("../sentinel/file", data).encode())
+        elif how == "absolute row":
+            m.write_bytes(text + file_row(str(self.sentinel / "file"), data).encode())
+        else:
+            kept = [l for l in text.splitlines(True) if not l.startswith(b"file:games.csv\t")]
+            m.write_bytes(b"".join(kept))
+            (out / "games.csv").write_bytes(games + games.splitlines(True)[-1])
+        for cmd in (["report", "out"], ["report", "out", "--edited"], ["analyze", name, "--out", "out"]):
+            rc, err = runs.run(cmd)
+            self.expect(rc, err, (2,), f"edited manifest: {how}: {' '.join(cmd)}")
+        m.write_bytes(text)
+        (out / "games.csv").write_bytes(games)
+
+    def edited_journal(self, name, held):
+        """A journal whose names lead out of the folder."""
+        runs, out = self.runs, self.out
+        how = runs.rng.choice(["old ../", "new ../", "absolute stage"])
+        runs.count(f"edited journal: {how}")
+        stage = str(self.sentinel / "dir") if how == "absolute stage" else ".livingblocks-stage.e"
+        j = {"stage": stage, "manifest": "1 x", "old": ["manifest.tsv"], "new": ["games.csv"]}
+        j["old" if how == "old ../" else "new"].append("../sentinel/file")
+        (out / JOURNAL).write_text(json.dumps(j))
+        rc, err = runs.run(runs.rng.choice([["analyze", name, "--out", "out"], ["report", "out"]]))
+        self.expect(rc, err, (1,), f"edited journal: {how}")
+        (out / JOURNAL).unlink()
+
+    def stale_journal(self, name, held):
+        """A journal a killed run left, found after the folder was completed by other means."""
+        runs, out, work = self.runs, self.out, self.work
+        how = runs.rng.choice(["stage gone", "stage kept"])
+        runs.count(f"stale journal: {how}")
+        other = "b" if name == "a" else "a"
+        if how == "stage gone":
+            j = {"stage": ".livingblocks-stage.gone", "manifest": "1 x",
+                 "old": ["manifest.tsv", *TABLES], "new": TABLES}
+            (out / JOURNAL).write_text(json.dumps(j))
+            final = held
+        else:
+            # A run killed in its commit; its journal and stage kept aside while the folder is
+            # emptied and filled by a whole run (as a livingblocks without journals would).
+            rc, _ = runs.run(["analyze", other, "--out", "out"],
+                             kill_step=runs.rng.randrange(3, 12))
+            if rc != -signal.SIGKILL or not (out / JOURNAL).exists():
+                runs.count("stale journal: commit ended before the kill")
+                return
+            stage = json.loads((out / JOURNAL).read_text())["stage"]
+            aside = work / "aside"
+            shutil.rmtree(aside, ignore_errors=True)
+            aside.mkdir()
+            (out / JOURNAL).rename(aside / JOURNAL)
+            (out / stage).rename(aside / stage)
+            shutil.rmtree(out)
+            rc, err = runs.run(["analyze", name, "--out", "out"])
+            self.expect(rc, err, (0,), "stale journal: the whole run")
+            (aside / JOURNAL).rename(out / JOURNAL)
+            (aside / stage).rename(out / stage)
+            final = tables_of(out)
+        rc, err = runs.run(["report", "out"])
+        self.expect(rc, err, (0,), f"stale journal: {how}")
+        if tables_of(out) != final:
+            fail(f"stale journal: {how}: the journal undid a folder that verified")
+
+    def other_version(self, name, held):
+        """A folder last written by another version: one that names its files (taken as the
+        tool's), or an older one whose manifest names none (its files refused, never
+        replaced)."""
+        runs, out = self.runs, self.out
+        how = runs.rng.choice(["newer version", "no file rows"])
+        runs.count(f"other version: {how}")
+        m = out / "manifest.tsv"
+        text = m.read_text()
+        lines = text.splitlines(True)
+        if how == "newer version":
+            m.write_text("".join(
+                "livingblocks\t99.0.0\n" if l.startswith("livingblocks\t") else l for l in lines))
+            rc, err = runs.run(["analyze", name, "--out", "out"])
+            self.expect(rc, err, (0,), "other version")
+        else:
+            m.write_text("".join(l for l in lines if not l.startswith("file:")))
+            rc, err = runs.run(["analyze", name, "--out", "out"])
+            self.expect(rc, err, (2,), "other version: no file rows")
+            if tables_of(out) != held:
+                fail("other version: tables of an older run replaced")
+            m.write_text(text)
+
+    def other_user(self, name, held):
+        """A run killed in a shared folder (mode 777), then another user's run there."""
+        runs, work = self.runs, self.work
+        if os.geteuid() != 0 or shutil.which("setpriv") is None:
+            runs.count("other user: skipped (needs root and setpriv)")
+            return
+        shared = work / "shared"
+        shutil.rmtree(shared, ignore_errors=True)
+        shared.mkdir()
+        os.chmod(work, 0o755)
+        os.chmod(shared, 0o777)
+        p = runs.start(["analyze", name, "--out", "shared"])
+        time.sleep(runs.rng.uniform(0, 0.6) * self.span)
+        p.send_signal(signal.SIGKILL)
+        p.communicate()
+        if (shared / JOURNAL).exists():
+            # Its stage is root's own (0700): only root can finish or undo the commit.
+            rc, err = runs.run(["report", "shared"])
+            runs.count("other user: root's half-done commit recovered by root first")
+        rc, err = runs.run(["analyze", name, "--out", "shared"], user=65534)
+        self.expect(rc, err, (0,), "other user")
+        runs.count("other user: run after root's killed run")
+        if tables_of(shared) != held or verify(shared):
+            fail("other user: the folder does not hold the run")
+        shutil.rmtree(shared)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", type=Path)
@@ -195,14 +435,20 @@ def main():
         shutil.copytree(work / "clean-a", work / "out")
         shard_tables = {k: {tables_of(work / f"shard{k}")} for k in (0, 1)}
 
+        faults = Faults(runs, work, clean)
+        faults.span = span
         deadline = time.monotonic() + a.seconds
         rounds = 0
+        kinds = ["analyze", "two at once", "report beside analyze", "shards"]
         while rounds < a.rounds and time.monotonic() < deadline:
             rounds += 1
-            kind = rng.choice(["analyze", "two at once", "report beside analyze", "shards"])
+            # Each fault kind once first, then any round by chance.
+            kind = FAULTS[rounds - 1] if rounds <= len(FAULTS) else rng.choice(kinds + FAULTS)
             runs.count(f"round: {kind}")
             both = {clean["a"], clean["b"]}
-            if kind == "analyze":
+            if kind in FAULTS:
+                faults.round(kind)
+            elif kind == "analyze":
                 started = [runs.hostile(["analyze", rng.choice("ab"), "--out", "out"], span)]
                 runs.finish(started)
                 runs.settle(work / "out", both, kind)
@@ -234,8 +480,9 @@ def main():
                 runs.settle(work / "merged", {clean["a"]}, kind)
 
     runs.counts["rounds"] = rounds
-    counts = ", ".join(f"{v} {k}" for k, v in sorted(runs.counts.items()))
-    print(f"stress: every check held ({binary}, seed {a.seed}): {counts}")
+    print(f"stress: every check held ({binary}, seed {a.seed}, {rounds} rounds):")
+    for k, v in sorted(runs.counts.items()):
+        print(f"  {v:5}  {k}")
 
 
 if __name__ == "__main__":
