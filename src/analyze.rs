@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::go::{replay_until, Color, GameKey, Idx, Point, Replay};
+use crate::go::{replay_until, Color, GameKey, Idx, KeyLine, Point, Replay};
 use crate::life::{analyze_life, Life, Net};
 use crate::row::{
     BigEyeRow, BlockRow, ChainRow, Failure, FileAnalysis, GameRow, PositionStats, ScoreRow,
@@ -160,6 +160,12 @@ impl Replayed {
     pub fn key(&self) -> Option<GameKey> {
         let list = self.moves.as_ref()?;
         GameKey::of(self.replay.board.size(), list)
+    }
+
+    /// The key and the stones it reads (games.csv `key_moves`).
+    pub fn key_line(&self) -> Option<(GameKey, KeyLine)> {
+        let list = self.moves.as_ref()?;
+        GameKey::with_line(self.replay.board.size(), list)
     }
 }
 
@@ -449,6 +455,7 @@ impl Examined<'_> {
             Some(illegal) => (illegal.status(), illegal.to_string()),
             None => (Status::Ok, String::new()),
         };
+        let (key, line) = g.key_line().unzip();
         let mut row = GameRow {
             game: Some(g.index),
             status,
@@ -461,7 +468,8 @@ impl Examined<'_> {
             chains,
             big_eyes,
             score: self.decision.as_ref().map(|d| self.score_row(d)),
-            key: g.key(),
+            key,
+            line,
             duplicate: None,
         };
         if let Some(Err(why)) = &self.engine {

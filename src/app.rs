@@ -319,7 +319,7 @@ pub fn analyze(
     run.drain()?;
     let questions = run.questions;
     let judged = run.judged.into_inner();
-    let (stats, tally) = (run.stats, run.tally);
+    let (stats, mut tally, duplicates) = (run.stats, run.tally, run.duplicates);
     let engine_report = engine.as_ref().map(|e| EngineReport {
         version: e.version.clone(),
         model: e.model.clone(),
@@ -381,6 +381,18 @@ pub fn analyze(
     outputs.complete().map_err(write_err)?;
     // The run's own inputs, not a second walk: the diagrams' games are among them.
     let finder = source::Finder::of_inputs(inputs, config.max_file_size);
+    // A game's most complete copy came after a copy that counted: the rows written before
+    // name that copy, and the tally counted it. The rows are named again, and the copies that
+    // no longer count are read again and taken out of the tally, as they were counted: cheaper
+    // than reading the tables back, which an engine's answers (not asked again) require.
+    if duplicates.moved() {
+        crate::sink::games::name_copies(&staged.path().join("games.csv"), &duplicates.resolve())
+            .map_err(AppError::write(&config.out))?;
+        let engine_used = config.katago.is_some() || config.net.is_some();
+        if engine_used || !recount(&mut tally, &duplicates, &finder, config.options) {
+            tally = Tally::read(staged.path())?;
+        }
+    }
     // With an engine, the diagrams count with its dead stones, read back from games.csv.
     let judged = config.katago.is_some() || config.net.is_some();
     report::write(
@@ -744,14 +756,53 @@ fn write_rows(
             Work::Member(_, m) => m.name.as_str(),
         };
         for g in &mut analysis.games {
-            if let (Some(key), Some(game)) = (&g.key, g.game) {
-                g.duplicate = duplicates.meet(name, game, key);
+            if let (Some(key), Some(line), Some(game)) = (&g.key, &g.line, g.game) {
+                g.duplicate = duplicates.meet(name, game, key, line);
             }
         }
         outputs.write_file(name, *bytes, analysis)?;
         tally.add_file(name, analysis);
     }
     Ok(())
+}
+
+/// Takes each game `duplicates` found a more complete copy of, after it counted, out of
+/// `tally` and adds it as the copy it is: its input read and analysed again (the analysis is
+/// deterministic). False when an input cannot be found again (then the caller reads the
+/// tables back).
+fn recount(
+    tally: &mut Tally,
+    duplicates: &Duplicates,
+    finder: &source::Finder,
+    options: Options,
+) -> bool {
+    let files = tally.files.clone();
+    for (file, game, copy) in duplicates.demoted() {
+        let Some((bytes, at)) = finder.game(&file, game) else {
+            return false;
+        };
+        let mut a = crate::analyze::analyze_file_with(&bytes, options);
+        let Some(row) = a.games.iter().position(|g| g.game == Some(at)) else {
+            return false;
+        };
+        a.games[row].game = Some(game);
+        let mut counted = Tally::default();
+        counted.add_row(&file, &a, &a.games[row]);
+        a.games[row].duplicate = Some(copy);
+        let mut repeat = Tally::default();
+        repeat.add_row(&file, &a, &a.games[row]);
+        tally.take_away(&counted);
+        tally.add_all(&repeat);
+    }
+    // The kinds named again (a copy that named a demoted one may now be another kind).
+    tally.duplicates.clear();
+    for (_, _, copy) in duplicates.resolve() {
+        if let Some(c) = copy {
+            *tally.duplicates.entry(c.kind).or_default() += 1;
+        }
+    }
+    tally.files = files;
+    true
 }
 
 /// With `--net`: the net, and the count of the positions it judged.

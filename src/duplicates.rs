@@ -1,32 +1,45 @@
-//! Games met before: each game's key (`go::GameKey`) against the keys of the games before it
-//! in input order, so that the first copy of a game counts and the later ones name it. A run
-//! and `merge` both feed it the games in input order, so shards resolve as one run does.
+//! Copies of one game: records whose stones (`go::KeyLine`) agree, up to the board's
+//! symmetries and the colours, move by move, but for a record cut short or a few moves
+//! transcribed differently (a swap, a miswritten point). Of each game the most complete record
+//! counts (the most moves; of equal ones, the first in input order) and every other copy names
+//! it, so each figure of the report counts the game once.
 //!
-//! It keeps, per distinct game, its two keys, its length and where it was first met: a few
-//! dozen bytes, the file name shared by the games of a file.
+//! Copies are found as Kombilo's signatures find them, and then checked: a record is looked up
+//! by its whole key and by the points of each of a few windows of its moves (`WINDOW`), each
+//! read the way that gives the least hash, so a copy differing outside one window still meets
+//! the other in it; a candidate is then compared move by move (`Likeness`). Records shorter
+//! than `MIN_MOVES` are matched whole only, and below `MIN_SAME` not at all: a forfeit's few
+//! moves say nothing of which game it was.
+//!
+//! A run and `merge` both feed it the games in input order (`meet`, which answers as far as
+//! the games so far tell), then ask for the final answer (`resolve`), so shards resolve as one
+//! run does. It keeps, per game long enough to match, its stones and where it was met: two
+//! bytes a move.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::go::GameKey;
+use crate::go::{GameKey, KeyLine};
 
-/// How a game repeats the first copy it names.
+/// How a game repeats the copy that counts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DuplicateKind {
     /// The same moves (up to the board's symmetries and passes).
     Same,
-    /// The same first `go::key::OPENING` moves; one record has fewer moves.
+    /// Every move of the shorter record equals the longer's: one record stops earlier.
     Prefix,
-    /// The same first `go::key::OPENING` moves and as many moves, not all of them the same:
-    /// one game, transcribed differently.
+    /// The same game with a few moves transcribed differently (swapped, miswritten).
     Variant,
+    /// The same game, or a prefix or variant of it, with Black and White exchanged.
+    Colours,
 }
 
 impl DuplicateKind {
-    pub const ALL: [DuplicateKind; 3] = [
+    pub const ALL: [DuplicateKind; 4] = [
         DuplicateKind::Same,
         DuplicateKind::Prefix,
         DuplicateKind::Variant,
+        DuplicateKind::Colours,
     ];
 
     /// The name games.csv `duplicate_kind` writes.
@@ -35,11 +48,12 @@ impl DuplicateKind {
             DuplicateKind::Same => "same",
             DuplicateKind::Prefix => "prefix",
             DuplicateKind::Variant => "variant",
+            DuplicateKind::Colours => "colours",
         }
     }
 }
 
-/// The first copy a game repeats.
+/// The copy a game repeats.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Duplicate {
     pub file: Arc<str>,
@@ -47,46 +61,204 @@ pub struct Duplicate {
     pub kind: DuplicateKind,
 }
 
-/// A game met first.
-struct First {
+/// Moves a record needs to be matched whole (`same`): below, two records of a forfeit or an
+/// abandoned game are alike without being one game.
+pub const MIN_SAME: usize = 20;
+
+/// Moves the shorter of two records needs to be a prefix or a variant of the other: fewer
+/// moves are an opening many games share.
+pub const MIN_MOVES: usize = 50;
+
+/// Moves per signature window; windows start at move `WINDOW` (the first moves are the
+/// openings every collection repeats) and the first `WINDOWS` full ones are indexed.
+const WINDOW: usize = 16;
+const WINDOWS: usize = 7;
+
+/// Games a window's signature lists at most: a window so common says nothing more, and the
+/// others of a copy still find it.
+const BUCKET: usize = 16;
+
+/// Moves of the compared stretch that may differ: one in 25, and one more.
+fn allowed(compared: usize) -> usize {
+    1 + compared / 25
+}
+
+/// Differing moves in a row that are still a transcription slip (two swapped pairs); a
+/// longer stretch is another game.
+const MAX_RUN: usize = 4;
+
+/// How two records compare, under the way (`KeyLine::turn`) that makes them most alike.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Likeness {
+    pub way: u8,
+    /// Moves of the shorter record that differ from the longer's at the same move number.
+    pub differ: usize,
+}
+
+/// Whether `b` is a copy of `a`: the same board and setup, the shorter record at least
+/// `MIN_MOVES` long, at most `allowed` moves different, in runs of at most `MAX_RUN`, and its
+/// last move the same (a record that leaves the other's line at its end may be another game
+/// that shared the opening).
+pub fn likeness(a: &KeyLine, b: &KeyLine) -> Option<Likeness> {
+    let compared = a.moves.len().min(b.moves.len());
+    if a.size != b.size || a.setup.len() != b.setup.len() || compared < MIN_MOVES {
+        return None;
+    }
+    let limit = allowed(compared);
+    let mut best: Option<Likeness> = None;
+    let mut setup = Vec::with_capacity(b.setup.len());
+    'ways: for way in 0..16u8 {
+        setup.clear();
+        setup.extend(b.setup.iter().map(|&c| b.turn(way, c)));
+        setup.sort_unstable();
+        if setup[..] != a.setup[..] {
+            continue;
+        }
+        let (mut differ, mut run) = (0, 0);
+        for (&x, &y) in a.moves.iter().zip(&b.moves[..]) {
+            if x == b.turn(way, y) {
+                run = 0;
+                continue;
+            }
+            differ += 1;
+            run += 1;
+            if differ > limit || run > MAX_RUN || best.is_some_and(|l| differ >= l.differ) {
+                continue 'ways;
+            }
+        }
+        if run > 0 {
+            continue;
+        }
+        best = Some(Likeness { way, differ });
+        if differ == 0 {
+            break;
+        }
+    }
+    best
+}
+
+/// How `copy` repeats `counted`, the copy that counts, found one game with it (directly, or
+/// through another copy).
+fn kind(counted: &Met, copy: &Met) -> DuplicateKind {
+    if counted.whole == copy.whole {
+        return DuplicateKind::Same;
+    }
+    match likeness(&counted.line, &copy.line) {
+        Some(l) if l.way >= 8 => DuplicateKind::Colours,
+        Some(l) if l.differ == 0 && counted.line.moves.len() == copy.line.moves.len() => {
+            DuplicateKind::Same
+        }
+        Some(l) if l.differ == 0 => DuplicateKind::Prefix,
+        _ => DuplicateKind::Variant,
+    }
+}
+
+/// A game long enough to match, as met.
+struct Met {
     file: Arc<str>,
     game: usize,
-    key: GameKey,
+    whole: u64,
+    line: KeyLine,
+    /// The first game met of its copies (itself when it repeats none).
+    group: u32,
+    /// Of a group's first game: the copy that counts so far.
+    counted: u32,
+    /// Whether it counted when met (`meet` answered `None`).
+    counted_when_met: bool,
 }
 
 /// The games met so far.
 #[derive(Default)]
 pub struct Duplicates {
-    firsts: Vec<First>,
+    met: Vec<Met>,
     by_whole: HashMap<u64, u32>,
-    by_opening: HashMap<u64, u32>,
+    by_window: HashMap<u64, Vec<u32>>,
+    /// `zobrist` per board size met.
+    points: HashMap<u8, Vec<Box<[u64]>>>,
     /// The last file name given, shared by its games.
     file: Option<Arc<str>>,
+    /// Whether a group's most complete record is not its first, so that `resolve` answers
+    /// otherwise than `meet` did.
+    moved: bool,
+}
+
+/// The windows' signatures of a line: each window's points, whoever played them, as a sum of
+/// a random number per point (Zobrist's hashing), so that swapped moves and exchanged colours
+/// keep it; of the eight ways to turn the board, the least sum. `points[way]` holds each
+/// point's number turned by `way`.
+fn signatures(line: &KeyLine, points: &[Box<[u64]>]) -> Vec<u64> {
+    (1..=WINDOWS)
+        .take_while(|k| (k + 1) * WINDOW <= line.moves.len())
+        .map(|k| {
+            let window = &line.moves[k * WINDOW..(k + 1) * WINDOW];
+            let least = points
+                .iter()
+                .map(|z| {
+                    window
+                        .iter()
+                        .fold(0u64, |sum, &c| sum.wrapping_add(z[usize::from(c / 2)]))
+                })
+                .min()
+                .unwrap_or(0);
+            least ^ mix(k as u64)
+        })
+        .collect()
+}
+
+/// A number per point of a `size`×`size` board for each of the eight ways to turn it.
+fn zobrist(size: u8) -> Vec<Box<[u64]>> {
+    let line = KeyLine {
+        size,
+        setup: Box::new([]),
+        moves: Box::new([]),
+    };
+    let n = u16::from(size) * u16::from(size);
+    (0..8u8)
+        .map(|way| {
+            (0..n)
+                .map(|i| mix(u64::from(line.turn(way, i * 2) / 2) ^ u64::from(size) << 32))
+                .collect()
+        })
+        .collect()
+}
+
+/// SplitMix64's finaliser: numbers that differ in every bit for neighbouring inputs.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Duplicates {
-    /// Game `game` of `file`, with key `key`: the first copy it repeats, if any; otherwise
-    /// it is remembered as a first copy.
-    pub fn meet(&mut self, file: &str, game: usize, key: &GameKey) -> Option<Duplicate> {
-        let found = self
-            .by_whole
-            .get(&key.whole)
-            .or_else(|| key.opening.and_then(|o| self.by_opening.get(&o)));
-        if let Some(&i) = found {
-            let first = &self.firsts[i as usize];
-            let kind = if first.key.whole == key.whole {
-                DuplicateKind::Same
-            } else if first.key.moves != key.moves {
-                DuplicateKind::Prefix
-            } else {
-                DuplicateKind::Variant
-            };
-            return Some(Duplicate {
-                file: first.file.clone(),
-                game: first.game,
-                kind,
-            });
+    /// Game `game` of `file`, with key `key` and stones `line`, met after every game before
+    /// it in input order: the copy that counts so far of the game it repeats, if any. A
+    /// record more complete than that copy counts from now on (`None`); `resolve` then names
+    /// it for the games met before, and `demoted` lists the copy it replaces.
+    pub fn meet(
+        &mut self,
+        file: &str,
+        game: usize,
+        key: &GameKey,
+        line: &KeyLine,
+    ) -> Option<Duplicate> {
+        let moves = line.moves.len();
+        if moves < MIN_SAME {
+            return None;
         }
+        let signatures = if moves >= MIN_MOVES {
+            let points = self
+                .points
+                .entry(line.size)
+                .or_insert_with(|| zobrist(line.size));
+            signatures(line, points)
+        } else {
+            Vec::new()
+        };
+        let found = match self.by_whole.get(&key.whole) {
+            Some(&i) => Some(i),
+            None => self.candidate(line, &signatures),
+        };
         let name = match &self.file {
             Some(f) if &**f == file => f.clone(),
             _ => {
@@ -95,54 +267,368 @@ impl Duplicates {
                 f
             }
         };
-        let i = self.firsts.len() as u32;
-        self.by_whole.insert(key.whole, i);
-        if let Some(o) = key.opening {
-            self.by_opening.insert(o, i);
+        let i = self.met.len() as u32;
+        let group = found.map_or(i, |f| self.met[f as usize].group);
+        self.by_whole.entry(key.whole).or_insert(i);
+        for s in signatures {
+            let bucket = self.by_window.entry(s).or_default();
+            if bucket.len() < BUCKET && bucket.last() != Some(&i) {
+                bucket.push(i);
+            }
         }
-        self.firsts.push(First {
+        self.met.push(Met {
             file: name,
             game,
-            key: *key,
+            whole: key.whole,
+            line: line.clone(),
+            group,
+            counted: i,
+            counted_when_met: true,
         });
-        None
+        found?;
+        let c = self.met[group as usize].counted;
+        if self.met[c as usize].line.moves.len() < moves {
+            // More complete than the copy that counted: this one counts from now on.
+            self.met[group as usize].counted = i;
+            self.moved = true;
+            return None;
+        }
+        self.met[i as usize].counted_when_met = false;
+        let (counted, this) = (&self.met[c as usize], &self.met[i as usize]);
+        Some(Duplicate {
+            file: counted.file.clone(),
+            game: counted.game,
+            kind: kind(counted, this),
+        })
     }
 
-    /// Distinct games met.
+    /// The game met before that `line` is most like: fewest moves different, then the
+    /// first met.
+    fn candidate(&self, line: &KeyLine, signatures: &[u64]) -> Option<u32> {
+        let mut seen: Vec<u32> = signatures
+            .iter()
+            .filter_map(|s| self.by_window.get(s))
+            .flatten()
+            .copied()
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.into_iter()
+            .filter_map(|i| likeness(&self.met[i as usize].line, line).map(|l| (l.differ, i)))
+            .min()
+            .map(|(_, i)| i)
+    }
+
+    /// Whether `resolve` names another copy than `meet` did for some game: a more complete
+    /// copy of a game came after the one that counted.
+    pub fn moved(&self) -> bool {
+        self.moved
+    }
+
+    /// Every game met (`file`, `game`), in the order met, with the copy it repeats: of each
+    /// game's copies the one with the most moves counts, the first met of equal ones.
+    pub fn resolve(&self) -> Vec<(Arc<str>, usize, Option<Duplicate>)> {
+        self.met
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.file.clone(), m.game, self.final_copy(i, m)))
+            .collect()
+    }
+
+    /// The games that counted when met and are copies of a more complete one met later.
+    pub fn demoted(&self) -> Vec<(Arc<str>, usize, Duplicate)> {
+        self.met
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.counted_when_met)
+            .filter_map(|(i, m)| Some((m.file.clone(), m.game, self.final_copy(i, m)?)))
+            .collect()
+    }
+
+    fn final_copy(&self, i: usize, m: &Met) -> Option<Duplicate> {
+        let c = self.met[m.group as usize].counted as usize;
+        (c != i).then(|| {
+            let counted = &self.met[c];
+            Duplicate {
+                file: counted.file.clone(),
+                game: counted.game,
+                kind: kind(counted, m),
+            }
+        })
+    }
+
+    /// Distinct games met (of those long enough to match).
     pub fn distinct(&self) -> usize {
-        self.firsts.len()
+        self.met
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| m.group == *i as u32)
+            .count()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::{Color, MoveList, Point};
 
-    fn key(whole: u64, opening: Option<u64>, moves: u32) -> GameKey {
-        GameKey {
-            whole,
-            opening,
-            moves,
+    /// `n` distinct points of a 19×19 board in an order no game shares, as SGF points.
+    fn points(n: usize, seed: u32) -> Vec<String> {
+        (0..n as u32)
+            .map(|i| {
+                let p = (i * 37 + seed) % 361;
+                format!(
+                    "{}{}",
+                    (b'a' + (p % 19) as u8) as char,
+                    (b'a' + (p / 19) as u8) as char
+                )
+            })
+            .collect()
+    }
+
+    /// A game of `moves` (Black first, alternating), turned by symmetry `way` (as
+    /// `KeyLine::turn`, without the colours), its colours exchanged when `swap`.
+    fn game(moves: &[String], way: u8, swap: bool) -> (GameKey, KeyLine) {
+        let turn = |s: &str| {
+            let b = s.as_bytes();
+            let (mut x, mut y) = (b[0] - b'a', b[1] - b'a');
+            if way & 1 != 0 {
+                x = 18 - x;
+            }
+            if way & 2 != 0 {
+                y = 18 - y;
+            }
+            if way & 4 != 0 {
+                std::mem::swap(&mut x, &mut y);
+            }
+            Point::new(x, y)
+        };
+        let list = MoveList {
+            setup: Vec::new(),
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    let black = (i % 2 == 0) != swap;
+                    let c = if black { Color::Black } else { Color::White };
+                    (c, Some(turn(m)))
+                })
+                .collect(),
+        };
+        GameKey::with_line(19, &list).unwrap()
+    }
+
+    /// Meets each game in turn as game 0 of its file; then the final answers.
+    fn meet_all(games: &[(&str, &[String])]) -> Vec<(String, Option<(String, DuplicateKind)>)> {
+        let mut d = Duplicates::default();
+        for (i, (file, moves)) in games.iter().enumerate() {
+            let (key, line) = game(moves, (i % 8) as u8, false);
+            d.meet(file, 0, &key, &line);
         }
+        d.resolve()
+            .into_iter()
+            .map(|(f, _, c)| (f.to_string(), c.map(|c| (c.file.to_string(), c.kind))))
+            .collect()
+    }
+
+    fn copy_of(file: &str, kind: DuplicateKind) -> Option<(String, DuplicateKind)> {
+        Some((file.to_string(), kind))
     }
 
     #[test]
-    fn later_copies_name_the_first() {
+    fn a_rotated_copy_is_the_same_game() {
+        let moves = points(120, 11);
+        let got = meet_all(&[("a.sgf", &moves), ("b.sgf", &moves)]);
+        assert_eq!(got[0].1, None);
+        assert_eq!(got[1].1, copy_of("a.sgf", DuplicateKind::Same));
+    }
+
+    /// AlphaGo–Lee Sedol 1 in two records: moves 2 and 4 swapped, and a swap late.
+    #[test]
+    fn swapped_moves_are_a_variant() {
+        let moves = points(186, 11);
+        let mut other = moves.clone();
+        other.swap(1, 3);
+        other.swap(179, 181);
+        other.swap(180, 182);
+        let got = meet_all(&[("a.sgf", &moves), ("b.sgf", &other)]);
+        assert_eq!(got[1].1, copy_of("a.sgf", DuplicateKind::Variant));
+    }
+
+    /// A miswritten point early (within the first windows) and one later.
+    #[test]
+    fn a_typo_is_a_variant() {
+        let moves = points(200, 11);
+        for at in [5, 37, 150] {
+            let mut other = moves.clone();
+            other[at] = "ss".to_string();
+            let got = meet_all(&[("a.sgf", &moves), ("b.sgf", &other)]);
+            assert_eq!(got[1].1, copy_of("a.sgf", DuplicateKind::Variant), "{at}");
+        }
+    }
+
+    /// The shorter record names the longer, which counts, whichever comes first.
+    #[test]
+    fn a_record_cut_short_is_a_prefix_of_the_longer() {
+        let moves = points(200, 11);
+        let cut = moves[..91].to_vec();
+        let got = meet_all(&[("a.sgf", &cut), ("b.sgf", &moves)]);
+        assert_eq!(got[0].1, copy_of("b.sgf", DuplicateKind::Prefix));
+        assert_eq!(got[1].1, None);
+        let got = meet_all(&[("a.sgf", &moves), ("b.sgf", &cut)]);
+        assert_eq!(got[1].1, copy_of("a.sgf", DuplicateKind::Prefix));
+        // Cut short and with a swap: the adjourned first part of a game.
+        let mut part = cut.clone();
+        part.swap(64, 66);
+        let got = meet_all(&[("a.sgf", &part), ("b.sgf", &moves)]);
+        assert_eq!(got[0].1, copy_of("b.sgf", DuplicateKind::Variant));
+    }
+
+    /// Of four copies the one with the most moves counts, the first of equals; `meet` named
+    /// the copy that counted so far, so `moved` says the rows must be named again and
+    /// `demoted` lists the copy that no longer counts.
+    #[test]
+    fn the_most_complete_copy_counts() {
+        let moves = points(240, 11);
+        let (short, mid) = (moves[..100].to_vec(), moves[..180].to_vec());
         let mut d = Duplicates::default();
-        assert_eq!(d.meet("a.sgf", 0, &key(1, Some(10), 200)), None);
-        assert_eq!(d.meet("a.sgf", 1, &key(2, None, 40)), None);
-        let same = d.meet("b.sgf", 0, &key(1, Some(10), 200)).unwrap();
+        for (i, (file, m)) in [
+            ("a.sgf", &short),
+            ("b.sgf", &moves),
+            ("c.sgf", &mid),
+            ("d.sgf", &moves),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (key, line) = game(m, i as u8, false);
+            let said = d.meet(file, 0, &key, &line).map(|s| s.file.to_string());
+            let so_far = ["", "", "b.sgf", "b.sgf"][i];
+            assert_eq!(said.as_deref().unwrap_or(""), so_far, "{file}");
+        }
+        assert!(d.moved());
+        let named: Vec<_> = d
+            .resolve()
+            .into_iter()
+            .map(|(_, _, c)| c.map(|c| (c.file.to_string(), c.kind)))
+            .collect();
         assert_eq!(
-            (&*same.file, same.game, same.kind),
-            ("a.sgf", 0, DuplicateKind::Same)
+            named,
+            [
+                copy_of("b.sgf", DuplicateKind::Prefix),
+                None,
+                copy_of("b.sgf", DuplicateKind::Prefix),
+                copy_of("b.sgf", DuplicateKind::Same),
+            ]
         );
-        let cut = d.meet("c.sgf", 3, &key(3, Some(10), 150)).unwrap();
-        assert_eq!((&*cut.file, cut.kind), ("a.sgf", DuplicateKind::Prefix));
-        let other = d.meet("d.sgf", 0, &key(4, Some(10), 200)).unwrap();
-        assert_eq!(other.kind, DuplicateKind::Variant);
-        // A short game repeats only whole.
-        assert_eq!(d.meet("e.sgf", 0, &key(2, None, 40)).unwrap().game, 1);
-        assert_eq!(d.meet("e.sgf", 1, &key(5, None, 40)), None);
-        assert_eq!(d.distinct(), 3);
+        assert_eq!(d.distinct(), 1);
+        let demoted: Vec<_> = d
+            .demoted()
+            .into_iter()
+            .map(|(f, _, c)| (f.to_string(), c.kind))
+            .collect();
+        assert_eq!(demoted, [("a.sgf".to_string(), DuplicateKind::Prefix)]);
+    }
+
+    /// Forfeits with a move or two, short games alike on a handful of moves, and two games
+    /// sharing a long opening then parting are no copies.
+    #[test]
+    fn short_games_and_shared_openings_match_nothing() {
+        let moves = points(200, 11);
+        let one = moves[..1].to_vec();
+        let short = moves[..15].to_vec();
+        let got = meet_all(&[
+            ("a.sgf", &one),
+            ("b.sgf", &one),
+            ("c.sgf", &short),
+            ("d.sgf", &short),
+        ]);
+        assert!(got.iter().all(|(_, c)| c.is_none()), "{got:?}");
+        // The same 30 moves, whole: a short game repeated.
+        let thirty = moves[..30].to_vec();
+        let got = meet_all(&[("a.sgf", &thirty), ("b.sgf", &thirty)]);
+        assert_eq!(got[1].1, copy_of("a.sgf", DuplicateKind::Same));
+        // 30 moves that begin a longer game: too short to be its prefix.
+        let got = meet_all(&[("a.sgf", &thirty), ("b.sgf", &moves)]);
+        assert_eq!(got[0].1, None);
+        // 80 moves shared, then another game: not a variant, however short the other.
+        let mut parted = moves[..80].to_vec();
+        parted.extend(
+            points(120, 5)
+                .into_iter()
+                .filter(|p| !moves[..80].contains(p)),
+        );
+        let cut = parted[..86].to_vec();
+        for other in [&parted, &cut] {
+            let got = meet_all(&[("a.sgf", &moves), ("b.sgf", other)]);
+            assert_eq!(got[1].1, None, "{}", other.len());
+        }
+        assert_eq!(
+            likeness(&game(&moves, 0, false).1, &game(&one, 0, false).1),
+            None
+        );
+    }
+
+    #[test]
+    fn a_copy_with_the_colours_exchanged_is_its_own_kind() {
+        let moves = points(150, 11);
+        let mut d = Duplicates::default();
+        let (key, line) = game(&moves, 0, false);
+        assert_eq!(d.meet("a.sgf", 0, &key, &line), None);
+        let (key, line) = game(&moves, 3, true);
+        let copy = d.meet("b.sgf", 0, &key, &line).unwrap();
+        assert_eq!((&*copy.file, copy.kind), ("a.sgf", DuplicateKind::Colours));
+    }
+
+    /// A game and its rotated copy: the report counts the game's chains and big eyes once.
+    #[test]
+    fn a_rotated_copy_counts_its_chains_once() {
+        // Black: the two blocks of the paper's Bild 9 in a corner, sharing two eyes, and a
+        // block around a bent three-point eye; White far from both.
+        let black = [
+            "ba", "ca", "da", "db", "dc", "ab", "ac", "ad", "bd", "cd", "bl", "cl", "dl", "el",
+            "bm", "em", "bn", "dn", "en", "bo", "co", "do", "eo",
+        ];
+        let white = [
+            "pp", "pq", "pr", "ps", "qp", "rp", "sp", "mm", "mn", "mo", "nm", "nn", "no", "np",
+            "jj", "jk", "jl", "jm", "kj", "lj", "pj", "qj", "rj",
+        ];
+        let record = |way: u8| {
+            let turn = |s: &str| {
+                let b = s.as_bytes();
+                let (mut x, mut y) = (b[0], b[1]);
+                if way & 1 != 0 {
+                    x = b's' - (x - b'a');
+                }
+                if way & 2 != 0 {
+                    y = b's' - (y - b'a');
+                }
+                format!("{}{}", x as char, y as char)
+            };
+            let moves: String = black
+                .iter()
+                .zip(&white)
+                .map(|(b, w)| format!(";B[{}];W[{}]", turn(b), turn(w)))
+                .collect();
+            format!("(;GM[1]SZ[19]KM[6.5]RE[B+R]{moves})")
+        };
+        let mut d = Duplicates::default();
+        let mut t = crate::report::Tally::default();
+        let mut once = crate::report::Tally::default();
+        for (file, way) in [("a.sgf", 0), ("b.sgf", 3)] {
+            let mut a = crate::analyze::analyze_file(record(way).as_bytes());
+            let g = &mut a.games[0];
+            assert!(!g.chains.is_empty() && !g.big_eyes.is_empty(), "{file}");
+            let (key, line) = (g.key.unwrap(), g.line.clone().unwrap());
+            g.duplicate = d.meet(file, 0, &key, &line);
+            t.add_file(file, &a);
+            if way == 0 {
+                once.add_file(file, &a);
+            }
+        }
+        assert_eq!(t.duplicates.get(&DuplicateKind::Same), Some(&1));
+        assert_eq!(t.chains, once.chains);
+        assert_eq!(t.big_eyes, once.big_eyes);
+        assert_eq!(t.finals, once.finals);
     }
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::app::{AppError, RunReport};
 use crate::duplicates::Duplicates;
-use crate::go::GameKey;
+use crate::go::{GameKey, KeyLine};
 use crate::sink::manifest::MUST_AGREE;
 use crate::sink::stage::Digesting;
 use crate::sink::{stage, tables, FolderError, Manifest, OutputLock, RunStats, Stage, Table};
@@ -59,6 +59,9 @@ pub fn merge(
             copies.as_mut(),
         )?;
         table.complete().map_err(write_err)?;
+        if let Some(c) = copies.filter(|c| c.seen.moved()) {
+            crate::sink::games::name_copies(&path, &c.seen.resolve()).map_err(write_err)?;
+        }
         let signal = cancel.load(Ordering::SeqCst);
         if signal != 0 {
             return Err(AppError::Interrupted(signal));
@@ -351,11 +354,14 @@ fn merge_table(
     Ok(())
 }
 
-/// games.csv's duplicate columns, named again in merged order: the first copy of a game may
-/// sit in another shard, and the merged table must name it as one run would.
+/// games.csv's duplicate columns, named again in merged order: the copy of a game that
+/// counts may sit in another shard, and the merged table must name it as one run would. Rows
+/// are named as the games before them tell (`Duplicates::meet`), then, where a later copy
+/// turns out the most complete, the table is written again (`name_copies`), as a run does.
 struct Copies {
-    /// file, game, game_key, opening_key, moves, passes; then the three columns written.
-    read: [usize; 6],
+    /// file, game, game_key, opening_key, moves, passes, board_size, key_moves; then the
+    /// three columns written.
+    read: [usize; 8],
     write: [usize; 3],
     seen: Duplicates,
 }
@@ -369,16 +375,26 @@ impl Copies {
                 .expect("games.csv has the duplicate columns")
         };
         Copies {
-            read: ["file", "game", "game_key", "opening_key", "moves", "passes"].map(at),
+            read: [
+                "file",
+                "game",
+                "game_key",
+                "opening_key",
+                "moves",
+                "passes",
+                "board_size",
+                "key_moves",
+            ]
+            .map(at),
             write: ["duplicate_of", "duplicate_of_game", "duplicate_kind"].map(at),
             seen: Duplicates::default(),
         }
     }
 
-    /// `row` with its duplicate columns as this merge's order gives them.
+    /// `row` with its duplicate columns as this merge's order gives them so far.
     fn named(&mut self, row: &csv::ByteRecord) -> csv::ByteRecord {
         let text = |i: usize| std::str::from_utf8(row.get(i).unwrap_or(b"")).unwrap_or("");
-        let [file, game, whole, opening, moves, passes] = self.read.map(text);
+        let [file, game, whole, opening, moves, passes, size, line] = self.read.map(text);
         let hex = |s: &str| u64::from_str_radix(s, 16).ok();
         let key = hex(whole).map(|whole| GameKey {
             whole,
@@ -388,9 +404,14 @@ impl Copies {
                 .unwrap_or(0)
                 .saturating_sub(passes.parse::<u32>().unwrap_or(0)),
         });
-        let found = key
-            .zip(game.parse::<usize>().ok())
-            .and_then(|(key, game)| self.seen.meet(file, game, &key));
+        let line = size
+            .parse::<u8>()
+            .ok()
+            .and_then(|n| KeyLine::parse(n, line));
+        let found = match (key, line, game.parse::<usize>()) {
+            (Some(key), Some(line), Ok(game)) => self.seen.meet(file, game, &key, &line),
+            _ => None,
+        };
         let cells: [Vec<u8>; 3] = match found {
             Some(d) => [
                 d.file.as_bytes().to_vec(),

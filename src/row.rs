@@ -3,7 +3,7 @@
 //! know nothing of the tables).
 
 use crate::duplicates::Duplicate;
-use crate::go::{Color, GameKey, Point};
+use crate::go::{Color, GameKey, KeyLine, Point};
 use crate::go::{IllegalMove, ReplayError};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
 use crate::score::rules::RecordInfo;
@@ -167,6 +167,8 @@ pub struct GameRow {
     /// The game's moves as a key (`GameKey`); `None` unless the whole main line was replayed
     /// from a root setup, or for a game without a stone.
     pub key: Option<GameKey>,
+    /// The stones the key reads, to tell copies that differ in a few moves.
+    pub line: Option<KeyLine>,
     /// The first copy of this game in input order, when this is a later one: set by the run
     /// (or `merge`), which sees the games in order.
     pub duplicate: Option<Duplicate>,
@@ -298,6 +300,7 @@ impl GameRow {
             big_eyes: Vec::new(),
             score: None,
             key: None,
+            line: None,
             duplicate: None,
         }
     }

@@ -11,6 +11,11 @@ use crate::score::PerSource;
 /// by `b`'s.
 pub trait Summable {
     fn add_all(&mut self, other: &Self);
+    /// Takes `other`, added before, away again: the sums as if it had never been added (a
+    /// game found, at the end of a run, to be a copy of another).
+    fn take_away(&mut self, other: &Self);
+    /// Whether nothing is counted: a map's entry that is is dropped, as if never made.
+    fn is_nothing(&self) -> bool;
 }
 
 macro_rules! counts {
@@ -18,6 +23,12 @@ macro_rules! counts {
         impl Summable for $t {
             fn add_all(&mut self, other: &Self) {
                 *self += *other;
+            }
+            fn take_away(&mut self, other: &Self) {
+                *self -= *other;
+            }
+            fn is_nothing(&self) -> bool {
+                *self == 0
             }
         }
     )*};
@@ -29,6 +40,13 @@ impl<A: Summable, B: Summable> Summable for (A, B) {
         self.0.add_all(&other.0);
         self.1.add_all(&other.1);
     }
+    fn take_away(&mut self, other: &Self) {
+        self.0.take_away(&other.0);
+        self.1.take_away(&other.1);
+    }
+    fn is_nothing(&self) -> bool {
+        self.0.is_nothing() && self.1.is_nothing()
+    }
 }
 
 impl<T: Summable, const N: usize> Summable for [T; N] {
@@ -36,6 +54,14 @@ impl<T: Summable, const N: usize> Summable for [T; N] {
         for (a, b) in self.iter_mut().zip(other) {
             a.add_all(b);
         }
+    }
+    fn take_away(&mut self, other: &Self) {
+        for (a, b) in self.iter_mut().zip(other) {
+            a.take_away(b);
+        }
+    }
+    fn is_nothing(&self) -> bool {
+        self.iter().all(Summable::is_nothing)
     }
 }
 
@@ -46,12 +72,36 @@ impl<K: Ord + Clone, V: Summable + Default> Summable for BTreeMap<K, V> {
             self.entry(k.clone()).or_default().add_all(v);
         }
     }
+    fn take_away(&mut self, other: &Self) {
+        for (k, v) in other {
+            if let Some(mine) = self.get_mut(k) {
+                mine.take_away(v);
+                if mine.is_nothing() {
+                    self.remove(k);
+                }
+            }
+        }
+    }
+    fn is_nothing(&self) -> bool {
+        self.is_empty()
+    }
 }
 
 /// Listed items (games, blocks) in row order: the first part's, then the second's.
-impl<T: Clone> Summable for Vec<T> {
+impl<T: Clone + PartialEq> Summable for Vec<T> {
     fn add_all(&mut self, other: &Self) {
         self.extend_from_slice(other);
+    }
+    /// Each item of `other` once, where it was added.
+    fn take_away(&mut self, other: &Self) {
+        for item in other {
+            if let Some(i) = self.iter().rposition(|x| x == item) {
+                self.remove(i);
+            }
+        }
+    }
+    fn is_nothing(&self) -> bool {
+        self.is_empty()
     }
 }
 
@@ -59,11 +109,23 @@ impl<T: Summable> Summable for PerMethod<T> {
     fn add_all(&mut self, other: &Self) {
         self.0.add_all(&other.0);
     }
+    fn take_away(&mut self, other: &Self) {
+        self.0.take_away(&other.0);
+    }
+    fn is_nothing(&self) -> bool {
+        self.0.is_nothing()
+    }
 }
 
 impl<T: Summable> Summable for PerSource<T> {
     fn add_all(&mut self, other: &Self) {
         self.0.add_all(&other.0);
+    }
+    fn take_away(&mut self, other: &Self) {
+        self.0.take_away(&other.0);
+    }
+    fn is_nothing(&self) -> bool {
+        self.0.is_nothing()
     }
 }
 
@@ -77,6 +139,12 @@ impl<T: Clone + Default + PartialEq> Summable for Same<T> {
         if self.0 == T::default() {
             self.0.clone_from(&other.0);
         }
+    }
+    /// The value stays: every part that set it set the same.
+    fn take_away(&mut self, _: &Self) {}
+    /// A value alone counts nothing.
+    fn is_nothing(&self) -> bool {
+        true
     }
 }
 
@@ -97,6 +165,12 @@ macro_rules! summable {
         impl $crate::sum::Summable for $name {
             fn add_all(&mut self, other: &Self) {
                 $($crate::sum::Summable::add_all(&mut self.$field, &other.$field);)*
+            }
+            fn take_away(&mut self, other: &Self) {
+                $($crate::sum::Summable::take_away(&mut self.$field, &other.$field);)*
+            }
+            fn is_nothing(&self) -> bool {
+                true $(&& $crate::sum::Summable::is_nothing(&self.$field))*
             }
         }
     };
@@ -146,6 +220,20 @@ mod tests {
                 worth: Same((1, 2)),
             }
         );
+    }
+
+    /// A part taken away leaves the sum of the others, entries it alone made dropped.
+    #[test]
+    fn a_part_taken_away_leaves_the_others() {
+        let mut a = totals(2, "japanese", "a");
+        a.add_all(&totals(3, "chinese", "b"));
+        a.add_all(&totals(1, "japanese", "c"));
+        a.take_away(&totals(3, "chinese", "b"));
+        let mut want = totals(2, "japanese", "a");
+        want.add_all(&totals(1, "japanese", "c"));
+        assert_eq!(a, want);
+        a.take_away(&want);
+        assert!(a.is_nothing());
     }
 
     #[test]

@@ -11,8 +11,8 @@
 use super::random::Fnv1a;
 use super::{Color, MoveList, Point};
 
-/// Moves whose key (`GameKey::opening`) says two records are one game even where one has
-/// fewer moves or differs later: no two professional games share their first 72 moves.
+/// Moves of the opening `GameKey::opening` keys: games.csv `opening_key`, to group games by
+/// their opening (copies of a game are told by their moves, `crate::duplicates`).
 pub const OPENING: usize = 72;
 
 /// What `GameKey::of` returns for a game with stones.
@@ -30,6 +30,12 @@ impl GameKey {
     /// The key of a game on a `size`×`size` board; `None` for one without a stone (nothing
     /// to tell it from any other empty record).
     pub fn of(size: u8, list: &MoveList) -> Option<GameKey> {
+        GameKey::with_line(size, list).map(|(key, _)| key)
+    }
+
+    /// The key, and the stones it reads (`KeyLine`), which tell copies that differ in a few
+    /// moves.
+    pub fn with_line(size: u8, list: &MoveList) -> Option<(GameKey, KeyLine)> {
         let setup = &list.setup[..];
         let moves = || list.moves.iter().filter_map(|&(c, p)| Some((c, p?)));
         if setup.is_empty() && moves().next().is_none() {
@@ -40,27 +46,102 @@ impl GameKey {
         h.write_u8(size);
         let mut codes: Vec<u16> = setup.iter().map(|&s| code(size, sym, s)).collect();
         codes.sort_unstable();
-        for c in codes {
+        for &c in &codes {
             write16(&mut h, c);
         }
         // Setup and moves must not run into each other.
         write16(&mut h, u16::MAX);
         let mut opening = None;
-        let mut played = 0;
+        let mut line = Vec::with_capacity(list.moves.len());
         for m in moves() {
-            if played == OPENING {
+            if line.len() == OPENING {
                 opening = Some(mix(h.finish()));
             }
-            write16(&mut h, code(size, sym, m));
-            played += 1;
+            let c = code(size, sym, m);
+            write16(&mut h, c);
+            line.push(c);
         }
-        if played == OPENING {
+        if line.len() == OPENING {
             opening = Some(mix(h.finish()));
         }
-        Some(GameKey {
+        let key = GameKey {
             whole: mix(h.finish()),
             opening,
-            moves: played as u32,
+            moves: line.len() as u32,
+        };
+        Some((
+            key,
+            KeyLine {
+                size,
+                setup: codes.into(),
+                moves: line.into(),
+            },
+        ))
+    }
+}
+
+/// The stones a `GameKey` reads, turned the way it reads them: each a number, its point's
+/// index in row-major order times two, plus one for White.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyLine {
+    pub size: u8,
+    /// Setup stones, sorted.
+    pub setup: Box<[u16]>,
+    /// Moves other than passes, in order.
+    pub moves: Box<[u16]>,
+}
+
+impl KeyLine {
+    /// `c` under `way` (0..16): symmetry `way % 8` (as `transform`), and the colours
+    /// exchanged from 8 on.
+    pub fn turn(&self, way: u8, c: u16) -> u16 {
+        let n = u16::from(self.size);
+        let index = c / 2;
+        let p = Point::new((index % n) as u8, (index / n) as u8);
+        let q = transform(self.size, way % 8, p);
+        (u16::from(q.y) * n + u16::from(q.x)) * 2 + ((c & 1) ^ u16::from(way >= 8))
+    }
+
+    /// games.csv `key_moves`: the setup, `/`, the moves; each stone its SGF point, in lower
+    /// case for Black and upper case for White (boards are at most 25 wide).
+    pub fn text(&self) -> String {
+        let mut s = String::with_capacity(2 * (self.setup.len() + self.moves.len()) + 1);
+        let n = u16::from(self.size);
+        let push = |s: &mut String, c: u16| {
+            let index = c / 2;
+            let case = if c & 1 == 1 { b'A' } else { b'a' };
+            s.push((case + (index % n) as u8) as char);
+            s.push((case + (index / n) as u8) as char);
+        };
+        self.setup.iter().for_each(|&c| push(&mut s, c));
+        s.push('/');
+        self.moves.iter().for_each(|&c| push(&mut s, c));
+        s
+    }
+
+    /// Reads `text` back on a `size`×`size` board; `None` for anything `text` does not write.
+    pub fn parse(size: u8, text: &str) -> Option<KeyLine> {
+        let (setup, moves) = text.split_once('/')?;
+        let stones = |part: &str| -> Option<Box<[u16]>> {
+            let b = part.as_bytes();
+            if b.len() % 2 != 0 {
+                return None;
+            }
+            b.chunks(2)
+                .map(|xy| {
+                    let white = xy[0].is_ascii_uppercase();
+                    let base = if white { b'A' } else { b'a' };
+                    let (x, y) = (xy[0].checked_sub(base)?, xy[1].checked_sub(base)?);
+                    (x < size && y < size && xy[1].is_ascii_uppercase() == white).then(|| {
+                        (u16::from(y) * u16::from(size) + u16::from(x)) * 2 + u16::from(white)
+                    })
+                })
+                .collect()
+        };
+        Some(KeyLine {
+            size,
+            setup: stones(setup)?,
+            moves: stones(moves)?,
         })
     }
 }
@@ -251,5 +332,41 @@ mod tests {
         assert_ne!(long.whole, short.whole);
         let tiny = GameKey::of(19, &list(&[], &game(&moves[..10]))).unwrap();
         assert_eq!(tiny.opening, None);
+    }
+
+    /// games.csv `key_moves` reads back as the line it was written from, and turning a
+    /// line's stones by `way` finds them where the turned record has them.
+    #[test]
+    fn a_line_reads_back_and_turns() {
+        let setup = [(Color::Black, "dd"), (Color::Black, "pp")];
+        let (key, line) = GameKey::with_line(
+            19,
+            &list(
+                &setup,
+                &[
+                    (Color::White, "pd"),
+                    (Color::White, "dp"),
+                    (Color::Black, "qq"),
+                ],
+            ),
+        )
+        .unwrap();
+        assert_eq!(key.moves, 3);
+        let text = line.text();
+        assert_eq!(text.len(), 2 * 5 + 1);
+        assert_eq!(KeyLine::parse(19, &text), Some(line.clone()));
+        assert_eq!(KeyLine::parse(19, "ddpp"), None);
+        assert_eq!(KeyLine::parse(9, &text), None);
+        for way in 0..16u8 {
+            let back = (0..16u8)
+                .find(|&w| {
+                    line.moves
+                        .iter()
+                        .all(|&c| line.turn(w, line.turn(way, c)) == c)
+                })
+                .unwrap();
+            assert!(way < 8 || back >= 8, "{way} {back}");
+        }
+        assert_eq!(line.turn(8, line.moves[0]), line.moves[0] ^ 1);
     }
 }

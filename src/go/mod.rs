@@ -7,5 +7,5 @@ pub mod replay;
 pub mod rules;
 
 pub use board::{Board, Cell, Color, Idx, PlayError, PlayOutcome, Point, Points};
-pub use key::GameKey;
+pub use key::{GameKey, KeyLine};
 pub use replay::{move_list, replay, replay_until, IllegalMove, MoveList, Replay, ReplayError};

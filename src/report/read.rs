@@ -501,22 +501,24 @@ impl BlockCols {
 }
 
 /// The chains.csv columns the report reads.
-pub(super) struct ChainCols([Col; 5]);
+pub(super) struct ChainCols([Col; 7]);
 
 impl ChainCols {
     pub(super) fn of(c: &Columns) -> Result<ChainCols, ReportError> {
-        Ok(ChainCols(
-            c.cols(["word", "closed", "grammar", "mp95", "mpfix"])?,
-        ))
+        Ok(ChainCols(c.cols([
+            "file", "game", "word", "closed", "grammar", "mp95", "mpfix",
+        ])?))
     }
 }
 
 /// The big_eyes.csv columns the report reads.
-pub(super) struct BigEyeCols([Col; 5]);
+pub(super) struct BigEyeCols([Col; 7]);
 
 impl BigEyeCols {
     pub(super) fn of(c: &Columns) -> Result<BigEyeCols, ReportError> {
         Ok(BigEyeCols(c.cols([
+            "file",
+            "game",
             "eye_size",
             "eye_shape",
             "worth_owner_to_move",
@@ -566,13 +568,25 @@ impl Tally {
         let (mut r, c) = open(dir, "games.csv")?;
         let c = GameCols::of(&c)?;
         let mut row = csv::StringRecord::new();
+        // The copies whose chains and big eyes are counted with the copy that counts: few.
+        let mut copies = std::collections::HashSet::new();
         while next_row(&mut r, &mut row, dir, "games.csv")? {
-            t.add_game(&c.facts(&row)?);
+            let facts = c.facts(&row)?;
+            if facts.duplicate.is_some() {
+                copies.insert((facts.file.clone(), facts.game.clone()));
+            }
+            t.add_game(&facts);
         }
         t.read_blocks(dir)?;
+        let copy = |file: Col, game: Col, row: &csv::StringRecord| {
+            !copies.is_empty() && copies.contains(&(file.text(row), game.text(row)))
+        };
         let (mut r, c) = open(dir, "chains.csv")?;
-        let [word, closed, grammar, mp95, mpfix] = ChainCols::of(&c)?.0;
+        let [file, game, word, closed, grammar, mp95, mpfix] = ChainCols::of(&c)?.0;
         while next_row(&mut r, &mut row, dir, "chains.csv")? {
+            if copy(file, game, &row) {
+                continue;
+            }
             t.add_chain(&ChainFacts {
                 word: {
                     let w = word.text(&row);
@@ -586,8 +600,11 @@ impl Tally {
             });
         }
         let (mut r, c) = open(dir, "big_eyes.csv")?;
-        let [size, shape, owner, opponent, classified] = BigEyeCols::of(&c)?.0;
+        let [file, game, size, shape, owner, opponent, classified] = BigEyeCols::of(&c)?.0;
         while next_row(&mut r, &mut row, dir, "big_eyes.csv")? {
+            if copy(file, game, &row) {
+                continue;
+            }
             t.add_big_eye(&BigEyeFacts {
                 size: size.num(&row)? as u32,
                 shape: shape.text(&row),

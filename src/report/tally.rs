@@ -10,7 +10,7 @@ use super::facts::{
 use crate::duplicates::DuplicateKind;
 use crate::go::rules::Ruleset;
 use crate::life::{Method, PerMethod};
-use crate::row::{FileAnalysis, Status};
+use crate::row::{FileAnalysis, GameRow, Status};
 use crate::score::{DeadSource, FinalStatus, PerSource};
 use crate::sgf::result::{How, Winner};
 use crate::sum::{summable, Same, Summable};
@@ -37,6 +37,13 @@ impl<T: Summable> Summable for ByEnding<T> {
     fn add_all(&mut self, other: &Self) {
         self.groups.add_all(&other.groups);
         self.all.add_all(&other.all);
+    }
+    fn take_away(&mut self, other: &Self) {
+        self.groups.take_away(&other.groups);
+        self.all.take_away(&other.all);
+    }
+    fn is_nothing(&self) -> bool {
+        self.groups.is_nothing() && self.all.is_nothing()
     }
 }
 
@@ -397,6 +404,13 @@ impl Summable for Files {
         if other.last.is_some() {
             self.last.clone_from(&other.last);
         }
+    }
+    /// The count only: a game's rows taken away leave its file's rows in place.
+    fn take_away(&mut self, other: &Self) {
+        self.count -= other.count;
+    }
+    fn is_nothing(&self) -> bool {
+        self.count == 0
     }
 }
 
@@ -793,21 +807,29 @@ impl Tally {
     /// Adds the rows of one input of a run, as the tables write them.
     pub fn add_file(&mut self, file: &str, a: &FileAnalysis) {
         for g in &a.games {
-            self.add_game(&GameFacts::of(file, a, g));
-            let Some(game) = g.game else { continue };
-            let ending = Ending::of_row(g);
-            let era = Era::of(&g.info.dt);
-            // A later copy's blocks were counted with its first copy's.
-            let source = g.score.as_ref().and_then(|s| s.final_source());
-            for b in g.blocks.iter().filter(|_| g.duplicate.is_none()) {
-                self.add_block(ending, era, &BlockFacts::judged(file, game, b, source));
-            }
-            for c in &g.chains {
-                self.add_chain(&ChainFacts::of(c));
-            }
-            for e in &g.big_eyes {
-                self.add_big_eye(&BigEyeFacts::of(e));
-            }
+            self.add_row(file, a, g);
+        }
+    }
+
+    /// Adds game row `g` of input `file` (analysed as `a`).
+    pub fn add_row(&mut self, file: &str, a: &FileAnalysis, g: &GameRow) {
+        self.add_game(&GameFacts::of(file, a, g));
+        let Some(game) = g.game else { return };
+        // A copy's blocks, chains and big eyes are counted with the copy that counts.
+        if g.duplicate.is_some() {
+            return;
+        }
+        let ending = Ending::of_row(g);
+        let era = Era::of(&g.info.dt);
+        let source = g.score.as_ref().and_then(|s| s.final_source());
+        for b in &g.blocks {
+            self.add_block(ending, era, &BlockFacts::judged(file, game, b, source));
+        }
+        for c in &g.chains {
+            self.add_chain(&ChainFacts::of(c));
+        }
+        for e in &g.big_eyes {
+            self.add_big_eye(&BigEyeFacts::of(e));
         }
     }
 }

@@ -346,6 +346,13 @@ pub const COLUMNS: &[Column] = &[
             .and_then(|k| k.opening)
             .map_or(String::new(), |o| format!("{o:016x}"))
     )),
+    col!("key_moves": Text, |t, g| t.plain(
+        g.game
+            .line
+            .as_ref()
+            .map_or(String::new(), |l| l.text())
+            .as_bytes()
+    )),
     col!("duplicate_of": Text, |t, g| t
         .text(g.game.duplicate.as_ref().map_or("", |d| &*d.file))),
     col!("duplicate_of_game": Int, |t, g| t
@@ -444,4 +451,63 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), COLUMNS.len());
     }
+}
+
+/// Writes games.csv at `path` again with the duplicate columns `copies` gives the games they
+/// name (`Duplicates::resolve`: by `file` and `game`, in the table's order); every other
+/// cell as it was. A run and `merge` both end with it, so their tables agree byte for byte.
+pub fn name_copies(
+    path: &std::path::Path,
+    copies: &[(
+        std::sync::Arc<str>,
+        usize,
+        Option<crate::duplicates::Duplicate>,
+    )],
+) -> io::Result<()> {
+    let names = super::schema::names(&fields());
+    let at = |name: &str| {
+        names
+            .iter()
+            .position(|c| *c == name)
+            .expect("games.csv has the column")
+    };
+    let (file, game) = (at("file"), at("game"));
+    let write = ["duplicate_of", "duplicate_of_game", "duplicate_kind"].map(at);
+    let mut r = csv::Reader::from_path(path).map_err(io::Error::other)?;
+    let mut out = Table::create(path, &names)?;
+    let mut row = csv::ByteRecord::new();
+    let mut next = copies.iter().peekable();
+    let mut num = itoa::Buffer::new();
+    while r.read_byte_record(&mut row).map_err(io::Error::other)? {
+        let named = next.next_if(|(f, g, _)| {
+            row.get(file) == Some(f.as_bytes()) && row.get(game) == Some(num.format(*g).as_bytes())
+        });
+        let Some((_, _, copy)) = named else {
+            out.record(&row)?;
+            continue;
+        };
+        let cells: [Vec<u8>; 3] = match copy {
+            Some(d) => [
+                d.file.as_bytes().to_vec(),
+                d.game.to_string().into_bytes(),
+                d.kind.as_str().as_bytes().to_vec(),
+            ],
+            None => Default::default(),
+        };
+        let mut fixed = csv::ByteRecord::with_capacity(row.as_slice().len(), row.len());
+        for (i, field) in row.iter().enumerate() {
+            match write.iter().position(|&w| w == i) {
+                Some(k) => fixed.push_field(&cells[k]),
+                None => fixed.push_field(field),
+            }
+        }
+        out.record(&fixed)?;
+    }
+    if next.next().is_some() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: a game met is not in its order", path.display()),
+        ));
+    }
+    out.complete()
 }

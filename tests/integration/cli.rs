@@ -743,7 +743,7 @@ fn duplicates_are_found_rotated_cut_short_and_across_shards() {
     assert_eq!(named, want);
     let report = env.output("all", "report.md");
     assert!(
-        report.contains("3 games repeat an earlier one") && report.contains("1 same, 2 prefix"),
+        report.contains("3 games repeat another record") && report.contains("1 same, 2 prefix"),
         "{report}"
     );
     for k in 0..2 {

@@ -3,6 +3,7 @@
 mod archives;
 mod cli;
 mod docs;
+mod duplicates;
 mod edge_cases;
 mod golden;
 mod integrity;

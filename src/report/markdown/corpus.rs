@@ -59,7 +59,7 @@ pub(super) fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
     );
 }
 
-/// How many games repeat an earlier one, and that the figures count each game once.
+/// How many records repeat another of their game, and that the figures count each game once.
 pub(super) fn duplicates_line(t: &Tally) -> String {
     let all: u64 = t.duplicates.values().sum();
     if all == 0 {
@@ -71,10 +71,10 @@ pub(super) fn duplicates_line(t: &Tally) -> String {
         .map(|(k, n)| format!("{n} {}", k.as_str()))
         .collect();
     format!(
-        "{all} games repeat an earlier one, rotated or mirrored or not ({}; games.csv \
-         `duplicate_of` names the first copy, `duplicate_kind` says how). The status and \
-         encoding tables count them; every other figure of the report counts each game \
-         once, at its first copy.",
+        "{all} games repeat another record of their game, rotated or mirrored or not ({}; \
+         games.csv `duplicate_of` names the copy that counts, the most complete, \
+         `duplicate_kind` says how). The status and encoding tables count them; every other \
+         figure of the report counts each game once, at the copy that counts.",
         kinds.join(", ")
     )
 }
@@ -106,7 +106,7 @@ mod tests {
         assert!(duplicates_line(&t).starts_with("No game repeats another"));
         t.duplicates.insert(DuplicateKind::Same, 2);
         let line = duplicates_line(&t);
-        assert!(line.starts_with("2 games repeat an earlier one"), "{line}");
+        assert!(line.starts_with("2 games repeat another record"), "{line}");
         assert!(line.contains(DuplicateKind::Same.as_str()), "{line}");
     }
 }

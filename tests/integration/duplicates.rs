@@ -1,0 +1,178 @@
+//! Copies of one game across a collection (issue 51): found however they differ, the most
+//! complete counted, and the same answer from shards merged as from one run.
+
+use crate::util::{rows, TestEnv};
+
+/// An SGF game of `n` moves on distinct points (no capture reaches them), turned by `way`
+/// (bit 0 mirrors x, bit 1 mirrors y), moves `swaps` exchanged, move `typo` moved to a point
+/// the game never plays (the one its move `n + 5` would take).
+fn record(n: usize, seed: u32, way: u8, swaps: &[(usize, usize)], typo: Option<usize>) -> String {
+    let mut points: Vec<(u8, u8)> = (0..n as u32)
+        .map(|i| {
+            let p = (i * 37 + seed) % 361;
+            ((p % 19) as u8, (p / 19) as u8)
+        })
+        .collect();
+    for &(a, b) in swaps {
+        points.swap(a, b);
+    }
+    if let Some(t) = typo {
+        let p = ((n as u32 + 5) * 37 + seed) % 361;
+        points[t] = ((p % 19) as u8, (p / 19) as u8);
+    }
+    let moves: String = points
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| {
+            let x = if way & 1 != 0 { 18 - x } else { x };
+            let y = if way & 2 != 0 { 18 - y } else { y };
+            let colour = if i % 2 == 0 { 'B' } else { 'W' };
+            format!(";{colour}[{}{}]", (b'a' + x) as char, (b'a' + y) as char)
+        })
+        .collect();
+    format!("(;GM[1]FF[4]SZ[19]KM[6.5]RE[B+R]{moves})")
+}
+
+#[test]
+fn shards_merged_name_copies_as_one_run() {
+    let env = TestEnv::new();
+    // One game in five records: cut short, whole and turned, with two moves swapped, with a
+    // miswritten point; and a second whole record. The most complete is `full.sgf`.
+    let files = [
+        ("cut.sgf", record(90, 11, 0, &[], None)),
+        ("full.sgf", record(160, 11, 3, &[], None)),
+        ("swapped.sgf", record(160, 11, 1, &[(1, 3)], None)),
+        ("typo.sgf", record(160, 11, 2, &[], Some(40))),
+        ("zcopy.sgf", record(160, 11, 0, &[], None)),
+        ("other.sgf", record(160, 5, 0, &[], None)),
+        ("short1.sgf", record(1, 11, 0, &[], None)),
+        ("short2.sgf", record(1, 11, 0, &[], None)),
+        ("empty1.sgf", "(;GM[1]SZ[19]RE[W+F])".to_string()),
+        ("empty2.sgf", "(;GM[1]SZ[19]RE[W+F])".to_string()),
+    ];
+    for (name, text) in &files {
+        env.write(name, text);
+    }
+    let run = |args: &[&str]| {
+        let o = env.run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run(&["analyze", "in", "--out", "all", "-q"]);
+    for k in 0..2 {
+        let (out, shard) = (format!("s{k}"), format!("{k}/2"));
+        run(&["analyze", "in", "--out", &out, "--shard", &shard, "-q"]);
+    }
+    run(&["merge", "s1", "s0", "--out", "merged"]);
+    let games = rows(&env.output("all", "games.csv"));
+    let named = |file: &str| {
+        let g = games.iter().find(|g| g["file"] == file).unwrap();
+        assert_eq!(g["status"], "ok", "{file}");
+        (g["duplicate_of"].as_str(), g["duplicate_kind"].as_str())
+    };
+    assert_eq!(named("full.sgf"), ("", ""));
+    assert_eq!(named("cut.sgf"), ("full.sgf", "prefix"));
+    assert_eq!(named("swapped.sgf"), ("full.sgf", "variant"));
+    assert_eq!(named("typo.sgf"), ("full.sgf", "variant"));
+    assert_eq!(named("zcopy.sgf"), ("full.sgf", "same"));
+    for alone in [
+        "other.sgf",
+        "short1.sgf",
+        "short2.sgf",
+        "empty1.sgf",
+        "empty2.sgf",
+    ] {
+        assert_eq!(named(alone), ("", ""), "{alone}");
+    }
+    // The copies are spread over both shards, the counted one in one of them.
+    let held = |k: usize| -> Vec<String> {
+        rows(&env.output(&format!("s{k}"), "games.csv"))
+            .into_iter()
+            .map(|g| g["file"].clone())
+            .collect()
+    };
+    let copies = [
+        "cut.sgf",
+        "full.sgf",
+        "swapped.sgf",
+        "typo.sgf",
+        "zcopy.sgf",
+    ];
+    for k in 0..2 {
+        assert!(
+            held(k).iter().any(|f| copies.contains(&f.as_str())),
+            "shard {k} holds a copy"
+        );
+    }
+    for name in ["games.csv", "summary.csv", "report.md"] {
+        assert!(
+            env.output("all", name) == env.output("merged", name),
+            "{name} differs"
+        );
+    }
+    // The game counts once in the report: four copies beside it.
+    let summary = rows(&env.output("all", "summary.csv"));
+    let copies_counted: u64 = summary
+        .iter()
+        .filter(|r| r["method"].starts_with("duplicate:"))
+        .map(|r| r["value"].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(copies_counted, 4);
+}
+
+/// The five copies Kombilo finds in pro/games that a match on the first 72 moves missed, each
+/// with a transcription difference among those moves.
+#[test]
+#[ignore = "corpus-sized (seconds in release): cargo test --release --test integration duplicates -- --ignored"]
+fn the_five_transcription_copies_of_pro_games_are_found() {
+    let Some(pro) = crate::util::shared("pro/games") else {
+        return;
+    };
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "analyze",
+        pro.to_str().unwrap(),
+        "--out",
+        "out",
+        "--estimate",
+        "never",
+        "-q",
+    ]);
+    assert!(o.status.code().is_some_and(|c| c == 0 || c == 3));
+    let games = rows(&env.output("out", "games.csv"));
+    let at = |file: &str| {
+        games
+            .iter()
+            .find(|g| g["file"].ends_with(file))
+            .unwrap_or_else(|| panic!("{file} not in games.csv"))
+    };
+    for (a, b) in [
+        ("AlphaGo/LeeSedol/1c.sgf", "AlphaGo/LeeSedol/1.sgf"),
+        ("Judan/18/L09.sgf", "Cho_Chikun/1980-01-10.sgf"),
+        ("castle/cg034.sgf", "Dosaku/111.sgf"),
+        ("NHK/59/43.sgf", "Cho_Chikun/2012-01-09.sgf"),
+        ("Hoensha/D15-7.sgf", "Hoensha/D14-2.sgf"),
+    ] {
+        let (ga, gb) = (at(a), at(b));
+        let one = |x: &std::collections::HashMap<String, String>,
+                   y: &std::collections::HashMap<String, String>| {
+            x["duplicate_of"] == y["file"] && y["duplicate_of"].is_empty()
+        };
+        assert!(
+            one(ga, gb) || one(gb, ga),
+            "{a} ~ {b}: {:?} / {:?}",
+            (&ga["duplicate_of"], &ga["duplicate_kind"]),
+            (&gb["duplicate_of"], &gb["duplicate_kind"])
+        );
+    }
+    // No record without a move, nor one of a handful of moves, repeats another.
+    for g in &games {
+        let moves: u32 = g["moves"].parse().unwrap_or(0);
+        if moves < 20 {
+            assert_eq!(g["duplicate_of"], "", "{}", g["file"]);
+        }
+    }
+}
