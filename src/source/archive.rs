@@ -15,6 +15,7 @@ use std::io::{self, BufReader, Read};
 use super::input::{is_sgf_name, read_capped, Compression, Container, Input, InputError};
 use super::name::name_of;
 use super::zip_dir::ZipDir;
+use crate::sgf::decode::{splits_as_bytes, HEAD};
 use crate::sgf::scan::{ignored_note, TreeScanner, TreeSpan};
 
 /// One input taken out of a container.
@@ -217,15 +218,33 @@ fn tar_members<E>(
 /// Cuts a stream into its top-level game trees with `sgf::scan`'s scanner, the one that
 /// splits a plain file's collection, so the same bytes give the same games either way. Each
 /// tree is emitted once the next one is found (or the stream ends), so that the text ignored
-/// after the last tree can be noted on it, as in a plain file.
+/// after the last tree can be noted on it, as in a plain file. A stream whose head is not
+/// text cut on its bytes (UTF-16, binary data: `splits_as_bytes`) is read whole, within the
+/// cap, as one file: it gives its games, or one row saying it is not text.
 fn stream_trees<E>(
     input: &Input,
     mut reader: Box<dyn Read>,
     cap: u64,
     each: &mut dyn FnMut(Member) -> Result<(), E>,
 ) -> Result<(), E> {
+    let mut piece = Vec::with_capacity(HEAD);
+    let mut failed = (&mut reader)
+        .take(HEAD as u64)
+        .read_to_end(&mut piece)
+        .err();
+    if !splits_as_bytes(&piece) {
+        let bytes = match failed {
+            Some(e) => Err(InputError::Io(e)),
+            None => read_capped(&mut io::Cursor::new(piece).chain(reader), 0, cap),
+        };
+        return each(Member {
+            name: input.name.clone(),
+            game: None,
+            bytes,
+            note: None,
+        });
+    }
     let mut trees = StreamTrees::new(cap);
-    let mut chunk = vec![0u8; 1 << 16];
     let mut game = 0usize;
     let mut held: Option<(Result<Vec<u8>, InputError>, usize)> = None;
     let mut emit = |tree: (Result<Vec<u8>, InputError>, usize), after: Option<usize>| {
@@ -239,21 +258,25 @@ fn stream_trees<E>(
         each(m)
     };
     loop {
-        let n = match reader.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                // A corrupt stream: what was read is kept; the rest is one row.
-                if let Some(t) = held.take() {
-                    emit(t, None)?;
-                }
-                return emit((Err(InputError::Io(e)), 0), None);
-            }
-        };
-        for tree in trees.feed(&chunk[..n]) {
+        for tree in trees.feed(&piece) {
             if let Some(t) = held.replace(tree) {
                 emit(t, None)?;
+            }
+        }
+        if let Some(e) = failed {
+            // A corrupt stream: what was read is kept; the rest is one row.
+            if let Some(t) = held.take() {
+                emit(t, None)?;
+            }
+            return emit((Err(InputError::Io(e)), 0), None);
+        }
+        piece.resize(HEAD, 0);
+        match read_some(&mut reader, &mut piece) {
+            Ok(0) => break,
+            Ok(n) => piece.truncate(n),
+            Err(e) => {
+                piece.clear();
+                failed = Some(e);
             }
         }
     }
@@ -272,6 +295,16 @@ fn stream_trees<E>(
             bytes: Ok(Vec::new()),
             note: None,
         }),
+    }
+}
+
+/// One `read`, retried when interrupted.
+fn read_some(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            r => return r,
+        }
     }
 }
 
