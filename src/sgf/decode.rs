@@ -158,14 +158,27 @@ fn not_text(bytes: &[u8]) -> Option<DecodeError> {
         }
     }
     let head = &bytes[..bytes.len().min(HEAD)];
-    let count = head
-        .iter()
-        .filter(|&&b| matches!(b, 1..=8 | 0x10..=0x19 | 0x1C..=0x1F))
-        .count();
+    let count = controls(head);
     (count >= 16 && count * 20 > head.len()).then_some(DecodeError::Controls {
         count,
         len: head.len(),
     })
+}
+
+/// How many bytes of `head` are control bytes no text encoding uses (1–8, 0x10–0x19,
+/// 0x1C–0x1F). Counted without branches into a byte per block, so that the count runs at
+/// vector speed over every file's head.
+fn controls(head: &[u8]) -> usize {
+    let is_control = |b: u8| {
+        u8::from((b.wrapping_sub(1) < 8) | (b.wrapping_sub(0x10) < 10) | (b.wrapping_sub(0x1C) < 4))
+    };
+    head.chunks(255)
+        .map(|block| {
+            block
+                .iter()
+                .fold(0u8, |n, &b| n.wrapping_add(is_control(b))) as usize
+        })
+        .sum()
 }
 
 /// Whether a file whose start is `head` may be cut into game trees on its bytes, before
@@ -222,6 +235,18 @@ fn ca_property(bytes: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_bytes_are_counted_exactly() {
+        let all: Vec<u8> = (0..=255u8).cycle().take(256 * 3 + 17).collect();
+        let naive = all
+            .iter()
+            .filter(|&&b| matches!(b, 1..=8 | 0x10..=0x19 | 0x1C..=0x1F))
+            .count();
+        assert_eq!(controls(&all), naive);
+        assert_eq!(controls(&[5u8; 1000]), 1000);
+        assert_eq!(controls(b"(;GM[1]\t\r\n)"), 0);
+    }
 
     #[test]
     fn ascii_is_utf8() {

@@ -55,18 +55,39 @@ impl Notes {
     }
 }
 
-/// Identifiers seen in the node being read. A set, as a node may hold any number of
-/// distinct identifiers; a large one is dropped rather than cleared, since clearing costs
-/// its capacity at every node after.
+/// Identifiers seen in the node being read: a few in a list, as in any real node (a search
+/// there costs less than hashing), and the rest in a set, so that a node of a million
+/// distinct identifiers is read in linear time.
 #[derive(Default)]
-struct Seen<'a>(HashSet<Cow<'a, str>>);
+struct Seen<'a> {
+    few: Vec<Cow<'a, str>>,
+    many: HashSet<Cow<'a, str>>,
+}
+
+/// How many identifiers `Seen` keeps in its list.
+const FEW: usize = 16;
 
 impl<'a> Seen<'a> {
+    #[inline]
     fn next_node(&mut self) {
-        if self.0.len() > 32 {
-            self.0 = HashSet::new();
+        self.few.clear();
+        if !self.many.is_empty() {
+            // Dropped rather than cleared: clearing costs its capacity at every node after.
+            self.many = HashSet::new();
+        }
+    }
+
+    #[inline]
+    fn contains(&self, id: &str) -> bool {
+        self.few.iter().any(|f| f == id) || (!self.many.is_empty() && self.many.contains(id))
+    }
+
+    #[inline]
+    fn insert(&mut self, id: Cow<'a, str>) {
+        if self.few.len() < FEW {
+            self.few.push(id);
         } else {
-            self.0.clear();
+            self.many.insert(id);
         }
     }
 }
@@ -133,7 +154,7 @@ pub fn tidy(text: &str) -> Tidied<'_> {
                         )
                     });
                     true
-                } else if seen.0.contains(&id) {
+                } else if seen.contains(&id) {
                     let repeated = |id: &str| format!("{id} repeated in node {in_node}");
                     if id == "GM" && node == 1 {
                         notes.push(|| {
@@ -150,7 +171,7 @@ pub fn tidy(text: &str) -> Tidied<'_> {
                         false
                     }
                 } else {
-                    seen.0.insert(id);
+                    seen.insert(id);
                     false
                 };
                 if dropped {
