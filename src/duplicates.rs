@@ -78,33 +78,42 @@ const WINDOWS: usize = 7;
 /// others of a copy still find it.
 const BUCKET: usize = 16;
 
-/// Moves of the compared stretch that may differ: one in 25, and one more.
+/// Moves of the shorter record that may be missing from the longer: one in 25, and one more.
 fn allowed(compared: usize) -> usize {
     1 + compared / 25
 }
 
-/// Differing moves in a row that are still a transcription slip (two swapped pairs); a
-/// longer stretch is another game.
+/// Missing moves in a row that are still a transcription slip (two pairs miswritten, four
+/// moves added); a longer stretch is another game.
 const MAX_RUN: usize = 4;
+
+/// Move numbers by which a move may sit off its place in the other record and still be found
+/// there: swapped moves, and the moves after some left out or added.
+const SHIFT: usize = 8;
 
 /// How two records compare, under the way (`KeyLine::turn`) that makes them most alike.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Likeness {
     pub way: u8,
-    /// Moves of the shorter record that differ from the longer's at the same move number.
+    /// Moves of the shorter record the longer does not have at the same move number.
     pub differ: usize,
+    /// Of those, the moves the longer has at no move number within `SHIFT` either.
+    pub missing: usize,
 }
 
-/// Whether `b` is a copy of `a`: the same board and setup, the shorter record at least
-/// `MIN_MOVES` long, at most `allowed` moves different, in runs of at most `MAX_RUN`, and its
-/// last move the same (a record that leaves the other's line at its end may be another game
-/// that shared the opening).
+/// Whether `a` and `b` are records of one game: the same board and setup, the shorter record
+/// at least `MIN_MOVES` long, each of its moves found in the longer at the same move number
+/// or within `SHIFT` of it but for at most `allowed` missing ones, in runs of at most
+/// `MAX_RUN`, and its last move found (a record whose end leaves the other's line is another
+/// game that shared the opening). Of equally long records, `a` is read as the shorter.
 pub fn likeness(a: &KeyLine, b: &KeyLine) -> Option<Likeness> {
-    let compared = a.moves.len().min(b.moves.len());
-    if a.size != b.size || a.setup.len() != b.setup.len() || compared < MIN_MOVES {
+    let (m, n) = (a.moves.len(), b.moves.len());
+    let a_short = m <= n;
+    let (short, long) = if a_short { (m, n) } else { (n, m) };
+    if a.size != b.size || a.setup.len() != b.setup.len() || short < MIN_MOVES {
         return None;
     }
-    let limit = allowed(compared);
+    let limit = allowed(short);
     let mut best: Option<Likeness> = None;
     let mut setup = Vec::with_capacity(b.setup.len());
     'ways: for way in 0..16u8 {
@@ -114,22 +123,38 @@ pub fn likeness(a: &KeyLine, b: &KeyLine) -> Option<Likeness> {
         if setup[..] != a.setup[..] {
             continue;
         }
-        let (mut differ, mut run) = (0, 0);
-        for (&x, &y) in a.moves.iter().zip(&b.moves[..]) {
-            if x == b.turn(way, y) {
+        // Move `s` of the shorter record against move `l` of the longer.
+        let alike = |s: usize, l: usize| {
+            let (i, j) = if a_short { (s, l) } else { (l, s) };
+            a.moves[i] == b.turn(way, b.moves[j])
+        };
+        let (mut differ, mut missing, mut run) = (0, 0, 0);
+        for s in 0..short {
+            if alike(s, s) {
                 run = 0;
                 continue;
             }
             differ += 1;
+            if (s.saturating_sub(SHIFT)..long.min(s + SHIFT + 1)).any(|l| alike(s, l)) {
+                run = 0;
+                continue;
+            }
+            missing += 1;
             run += 1;
-            if differ > limit || run > MAX_RUN || best.is_some_and(|l| differ >= l.differ) {
+            // Both only grow: a way already no better than the best is left.
+            let worse = best.is_some_and(|l| (missing, differ) >= (l.missing, l.differ));
+            if missing > limit || run > MAX_RUN || worse {
                 continue 'ways;
             }
         }
-        if run > 0 {
+        if run > 0 || best.is_some_and(|l| (missing, differ) >= (l.missing, l.differ)) {
             continue;
         }
-        best = Some(Likeness { way, differ });
+        best = Some(Likeness {
+            way,
+            differ,
+            missing,
+        });
         if differ == 0 {
             break;
         }
@@ -302,8 +327,8 @@ impl Duplicates {
         })
     }
 
-    /// The game met before that `line` is most like: fewest moves different, then the
-    /// first met.
+    /// The game met before that `line` is most like: fewest moves missing, then fewest
+    /// different, then the first met.
     fn candidate(&self, line: &KeyLine, signatures: &[u64]) -> Option<u32> {
         let mut seen: Vec<u32> = signatures
             .iter()
@@ -314,9 +339,12 @@ impl Duplicates {
         seen.sort_unstable();
         seen.dedup();
         seen.into_iter()
-            .filter_map(|i| likeness(&self.met[i as usize].line, line).map(|l| (l.differ, i)))
+            .filter_map(|i| {
+                let l = likeness(&self.met[i as usize].line, line)?;
+                Some((l.missing, l.differ, i))
+            })
             .min()
-            .map(|(_, i)| i)
+            .map(|(_, _, i)| i)
     }
 
     /// Whether `resolve` names another copy than `meet` did for some game: a more complete
