@@ -1,13 +1,13 @@
 //! Copies of one game: records whose stones (`go::KeyLine`) agree, up to the board's
 //! symmetries and the colours, move by move, but for a record cut short or a few moves
-//! transcribed differently (a swap, a miswritten point). Of each game the most complete record
-//! counts (the most moves; of equal ones, the first in input order) and every other copy names
-//! it, so each figure of the report counts the game once.
+//! transcribed differently (swapped, miswritten, left out or added). Of each game the most
+//! complete record counts (the most moves; of equal ones, the first in input order) and every
+//! other copy names it, so each figure of the report counts the game once.
 //!
 //! Copies are found as Kombilo's signatures find them, and then checked: a record is looked up
 //! by its whole key and by the points of each of a few windows of its moves (`WINDOW`), each
 //! read the way that gives the least hash, so a copy differing outside one window still meets
-//! the other in it; a candidate is then compared move by move (`Likeness`). Records shorter
+//! the other in it; a candidate is then compared move by move (`likeness`). Records shorter
 //! than `MIN_MOVES` are matched whole only, and below `MIN_SAME` not at all: a forfeit's few
 //! moves say nothing of which game it was.
 //!
@@ -481,6 +481,50 @@ mod tests {
         other.swap(180, 182);
         let got = meet_all(&[("a.sgf", &moves), ("b.sgf", &other)]);
         assert_eq!(got[1].1, copy_of("a.sgf", DuplicateKind::Variant));
+    }
+
+    /// Moves left out, moves added, two moves written eight moves late (every move between
+    /// shifted): the same game, as far as each move of the shorter record is found in the
+    /// longer within `SHIFT` move numbers and its missing ones are few and in short runs.
+    #[test]
+    fn moves_left_out_added_or_moved_are_a_variant() {
+        let moves = points(220, 11);
+        // Points the game never plays.
+        let extra = points(240, 11)[220..].to_vec();
+        let insert = |at: usize, n: usize, record: &[String]| {
+            let mut r = record.to_vec();
+            r.splice(at..at, extra[..n].iter().cloned());
+            r
+        };
+        let mut left_out = moves.clone();
+        left_out.drain(100..104);
+        let mut moved = moves.clone();
+        let pair: Vec<_> = moved.drain(31..33).collect();
+        moved.splice(39..39, pair);
+        for other in [&left_out, &moved] {
+            let got = meet_all(&[("a.sgf", &moves), ("b.sgf", other)]);
+            assert_eq!(got[1].1, copy_of("a.sgf", DuplicateKind::Variant));
+        }
+        // Added to the longer record: it counts.
+        let added = insert(60, 4, &moves);
+        let got = meet_all(&[("a.sgf", &moves), ("b.sgf", &added)]);
+        assert_eq!(got[0].1, copy_of("b.sgf", DuplicateKind::Variant));
+        // Four moves of the shorter record missing from the longer, in a row (miswritten or
+        // added): a slip; five, another game; ten added to the longer put its later moves
+        // beyond `SHIFT`.
+        let line = |m: &[String]| game(m, 0, false).1;
+        let replaced = |n: usize| {
+            let mut r = moves[..200].to_vec();
+            r[100..100 + n].clone_from_slice(&extra[..n]);
+            r
+        };
+        let whole = line(&moves);
+        for four in [replaced(4), insert(100, 4, &moves[..200])] {
+            let l = likeness(&whole, &line(&four)).unwrap();
+            assert_eq!((l.missing, l.way), (4, 0));
+        }
+        assert_eq!(likeness(&whole, &line(&replaced(5))), None);
+        assert_eq!(likeness(&whole, &line(&insert(100, 10, &moves))), None);
     }
 
     /// A miswritten point early (within the first windows) and one later.
