@@ -529,7 +529,7 @@ struct Batcher<'a> {
     stats: RunStats,
     /// The report's totals, tallied from the rows as they are written.
     tally: Tally,
-    /// The games written so far, to name the first copy of each later one.
+    /// The games written so far, to name the copy that counts of each game met again.
     duplicates: Duplicates,
     progress: &'a dyn Progress,
     cancel: &'a AtomicI32,

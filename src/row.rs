@@ -169,8 +169,8 @@ pub struct GameRow {
     pub key: Option<GameKey>,
     /// The stones the key reads, to tell copies that differ in a few moves.
     pub line: Option<KeyLine>,
-    /// The first copy of this game in input order, when this is a later one: set by the run
-    /// (or `merge`), which sees the games in order.
+    /// The copy of this game that counts, when this is another: set by the run (or `merge`),
+    /// which sees the games in order.
     pub duplicate: Option<Duplicate>,
 }
 

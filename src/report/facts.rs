@@ -21,7 +21,8 @@ pub struct GameFacts {
     pub game: String,
     pub status: Status,
     pub encoding: String,
-    /// How the game repeats an earlier one (games.csv `duplicate_kind`), if it does.
+    /// How the record repeats the copy of its game that counts (games.csv `duplicate_kind`),
+    /// if it is not that copy.
     pub duplicate: Option<DuplicateKind>,
     /// `None` for a row without a replayed position (`board_size` empty).
     pub replayed: Option<ReplayedFacts>,

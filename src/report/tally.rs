@@ -325,7 +325,8 @@ summable! {
         pub suicides: u64,
         pub ko_retakes: u64,
         pub setup_games: u64,
-        /// Games that repeat an earlier one, by how: counted here and nowhere else.
+        /// Records that repeat the copy of their game that counts, by how: counted here and
+        /// nowhere else.
         pub duplicates: BTreeMap<DuplicateKind, u64>,
         pub markup_games: u64,
         pub re_present: u64,
