@@ -124,7 +124,7 @@ impl KeyLine {
         let (setup, moves) = text.split_once('/')?;
         let stones = |part: &str| -> Option<Box<[u16]>> {
             let b = part.as_bytes();
-            if b.len() % 2 != 0 {
+            if !b.len().is_multiple_of(2) {
                 return None;
             }
             b.chunks(2)

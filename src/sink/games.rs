@@ -4,9 +4,12 @@
 //! from the same list.
 
 use std::io;
+use std::path::Path;
+use std::sync::Arc;
 
 use super::schema::{Field, Lines};
 use super::table::Table;
+use crate::duplicates::Duplicate;
 use crate::life::LifeTotals;
 use crate::row::{FileAnalysis, GameRow, PositionStats, ScoreRow, SourceScore};
 use crate::score::rules::RecordInfo;
@@ -419,51 +422,10 @@ pub fn margin_text(m: f32) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every column writes exactly one field, whatever the row holds: a table of the
-    /// schema's width accepts a file-level failure and a fully scored game alike.
-    #[test]
-    fn every_column_writes_one_field() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("games.csv");
-        let mut t = Table::create(&path, &header()).unwrap();
-        let scored =
-            crate::analyze::analyze_file(b"(;SZ[9]KM[6.5]RE[W+0.5];B[ee];W[gc];B[gg]TB[aa]TW[ii])");
-        assert!(scored.games[0].score.is_some());
-        let failed = crate::analyze::analyze_file(b"(;SZ[9];B[ee];W[");
-        assert!(failed.games[0].position.is_none());
-        write_rows(&mut t, "a.sgf", Some(10), &scored).unwrap();
-        write_rows(&mut t, "b.sgf", None, &failed).unwrap();
-        t.complete().unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut r = csv::Reader::from_reader(text.as_bytes());
-        assert_eq!(r.headers().unwrap().len(), COLUMNS.len());
-        assert_eq!(r.records().count(), 2);
-    }
-
-    #[test]
-    fn column_names_are_unique() {
-        let mut names = header();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), COLUMNS.len());
-    }
-}
-
 /// Writes games.csv at `path` again with the duplicate columns `copies` gives the games they
 /// name (`Duplicates::resolve`: by `file` and `game`, in the table's order); every other
 /// cell as it was. A run and `merge` both end with it, so their tables agree byte for byte.
-pub fn name_copies(
-    path: &std::path::Path,
-    copies: &[(
-        std::sync::Arc<str>,
-        usize,
-        Option<crate::duplicates::Duplicate>,
-    )],
-) -> io::Result<()> {
+pub fn name_copies(path: &Path, copies: &[(Arc<str>, usize, Option<Duplicate>)]) -> io::Result<()> {
     let names = super::schema::names(&fields());
     let at = |name: &str| {
         names
@@ -510,4 +472,38 @@ pub fn name_copies(
         ));
     }
     out.complete()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every column writes exactly one field, whatever the row holds: a table of the
+    /// schema's width accepts a file-level failure and a fully scored game alike.
+    #[test]
+    fn every_column_writes_one_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let mut t = Table::create(&path, &header()).unwrap();
+        let scored =
+            crate::analyze::analyze_file(b"(;SZ[9]KM[6.5]RE[W+0.5];B[ee];W[gc];B[gg]TB[aa]TW[ii])");
+        assert!(scored.games[0].score.is_some());
+        let failed = crate::analyze::analyze_file(b"(;SZ[9];B[ee];W[");
+        assert!(failed.games[0].position.is_none());
+        write_rows(&mut t, "a.sgf", Some(10), &scored).unwrap();
+        write_rows(&mut t, "b.sgf", None, &failed).unwrap();
+        t.complete().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        assert_eq!(r.headers().unwrap().len(), COLUMNS.len());
+        assert_eq!(r.records().count(), 2);
+    }
+
+    #[test]
+    fn column_names_are_unique() {
+        let mut names = header();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), COLUMNS.len());
+    }
 }
