@@ -3,7 +3,7 @@
 //! header, the order and the empty fields of a row without a position or a score all come
 //! from the same list.
 
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -435,19 +435,33 @@ pub fn name_copies(path: &Path, copies: &[(Arc<str>, usize, Option<Duplicate>)])
     };
     let (file, game) = (at("file"), at("game"));
     let write = ["duplicate_of", "duplicate_of_game", "duplicate_kind"].map(at);
-    let mut r = csv::Reader::from_path(path).map_err(io::Error::other)?;
+    // The rows are parsed to find the games named again; every other row is copied from a
+    // second reader of the file, byte for byte.
+    let open = || Ok::<_, io::Error>(io::BufReader::new(std::fs::File::open(path)?));
+    let mut r = csv::Reader::from_reader(open()?);
+    let mut raw = open()?;
+    r.byte_headers().map_err(io::Error::other)?;
+    let mut at = r.position().byte();
+    // The header, which `Table::create` writes.
+    raw.seek_relative(at as i64)?;
     let mut out = Table::create(path, &names)?;
     let mut row = csv::ByteRecord::new();
     let mut next = copies.iter().peekable();
     let mut num = itoa::Buffer::new();
     while r.read_byte_record(&mut row).map_err(io::Error::other)? {
+        let end = r.position().byte();
+        let length = end - at;
+        at = end;
         let named = next.next_if(|(f, g, _)| {
             row.get(file) == Some(f.as_bytes()) && row.get(game) == Some(num.format(*g).as_bytes())
         });
         let Some((_, _, copy)) = named else {
-            out.record(&row)?;
+            if out.copy(&mut (&mut raw).take(length))? != length {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
             continue;
         };
+        raw.seek_relative(length as i64)?;
         let cells: [Vec<u8>; 3] = match copy {
             Some(d) => [
                 d.file.as_bytes().to_vec(),

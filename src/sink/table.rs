@@ -121,6 +121,11 @@ impl Table {
     }
 
     /// Writes a whole row as it was read from another table.
+    /// Rows a table of these columns wrote, copied as they are.
+    pub fn copy(&mut self, rows: &mut impl io::Read) -> io::Result<u64> {
+        io::copy(rows, &mut self.out)
+    }
+
     pub fn record(&mut self, row: &ByteRecord) -> io::Result<()> {
         for f in row {
             self.field(f, true);
