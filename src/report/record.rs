@@ -1,14 +1,19 @@
-//! A position as an SGF record that a Go editor (Sabaki, CGoban, …) opens: the stones as
-//! setup, the finishing moves as the line that follows, and at its end the count as TB/TW
-//! (territory, the points of the dead stones included), with a comment that gives the count,
-//! RE and each method's verdicts.
+//! A position as an SGF record that a Go editor (Sabaki, CGoban, …) opens and counts as
+//! the tool counted it: the record's setup and moves as played (so its prisoners are the
+//! game's), the finishing moves as the line that follows, a pass wherever one colour would
+//! play twice, two passes, then the count's marks as TB/TW (`Decision::marks`: territory,
+//! less teire under territory counting, and every dead stone still standing) with a comment
+//! whose terms an editor adds up from the file. HA, KM and RU are the ones counted under,
+//! in a form this tool reads back to the same rules and komi.
 
 use std::fmt::Write as _;
 
 use super::drawing::go_name;
+use crate::go::rules::{Ruleset, Scoring};
 use crate::go::{Cell, Color, Point};
 use crate::life::Method;
 use crate::look::Look;
+use crate::score::Sides;
 
 /// The SGF text of `l`, titled `title` (the file and game it comes from).
 pub fn position_sgf(l: &Look, title: &str) -> String {
@@ -25,58 +30,158 @@ pub fn position_sgf(l: &Look, title: &str) -> String {
         ("PW", &info.pw),
         ("DT", &info.dt),
         ("EV", &info.ev),
-        ("KM", &info.km),
-        ("RU", &info.ru),
+        ("PC", &info.pc),
         ("RE", &info.re),
     ] {
         if !value.is_empty() {
             let _ = write!(s, "{id}[{}]", escape(value));
         }
     }
-    for (id, colour) in [("AB", Color::Black), ("AW", Color::White)] {
-        let stones: Vec<Point> = l
-            .board
-            .points()
-            .filter(|&i| l.board.cell(i) == Cell::Stone(colour))
-            .map(|i| l.board.point(i))
-            .collect();
-        if !stones.is_empty() {
-            s.push_str(id);
-            for p in stones {
-                let _ = write!(s, "[{p}]");
+    let rec = &l.record;
+    let _ = write!(s, "HA[{}]KM[{}]", rec.handicap, rec.komi);
+    if let Some(ru) = ru_name(rec.rules.name) {
+        let _ = write!(s, "RU[{ru}]");
+    }
+    // The moves written so far, to put a pass between two moves of one colour and to end
+    // the game with two passes.
+    let mut last: Option<Color> = None;
+    let mut passes = 0;
+    match &l.line {
+        Some(line) => {
+            for (id, colour) in [("AB", Color::Black), ("AW", Color::White)] {
+                let stones: Vec<Point> = line
+                    .setup
+                    .iter()
+                    .filter(|&&(c, _)| c == colour)
+                    .map(|&(_, p)| p)
+                    .collect();
+                write_points(&mut s, id, &stones);
+            }
+            let _ = write!(s, "C[{}]", escape(&root_comment(l, title)));
+            for &(c, p) in &line.moves {
+                write_move(&mut s, c, p, "");
+                last = Some(c);
+                passes = if p.is_none() { passes + 1 } else { 0 };
             }
         }
-    }
-    let _ = write!(
-        s,
-        "PL[{}]C[{}]",
-        l.to_move.letter(),
-        escape(&root_comment(l, title))
-    );
-    if let Some(f) = &l.finishing {
-        for (c, p, why) in &f.moves {
+        None => {
+            // No move list (setup past the root, erasures): the position as setup, and
+            // the game's prisoners only in the comment.
+            for (id, colour) in [("AB", Color::Black), ("AW", Color::White)] {
+                let stones: Vec<Point> = l
+                    .board
+                    .points()
+                    .filter(|&i| l.board.cell(i) == Cell::Stone(colour))
+                    .map(|i| l.board.point(i))
+                    .collect();
+                write_points(&mut s, id, &stones);
+            }
             let _ = write!(
                 s,
-                "\n;{}[{p}]C[finishing: {}]",
-                c.letter(),
-                escape(why.as_str())
+                "PL[{}]C[{}]",
+                l.to_move.letter(),
+                escape(&root_comment(l, title))
             );
         }
     }
-    if let Some(count) = &l.count {
-        s.push_str("\n;");
-        for (id, points) in [("TB", &count.territory[0]), ("TW", &count.territory[1])] {
-            if !points.is_empty() {
-                s.push_str(id);
-                for p in points {
-                    let _ = write!(s, "[{p}]");
-                }
+    if let Some(f) = &l.finishing {
+        for &(c, p, why) in &f.moves {
+            if last == Some(c) {
+                write_move(&mut s, c.opponent(), None, "");
             }
+            write_move(&mut s, c, Some(p), &format!("finishing: {}", why.as_str()));
+            last = Some(c);
+            passes = 0;
         }
-        let _ = write!(s, "C[{}]", escape(&count_line(l)));
+    }
+    if let Some(count) = &l.count {
+        // Two passes end the game, so that what reads the file counts it as it stands.
+        let mut next = last.map_or(l.to_move, Color::opponent);
+        while passes < 2 {
+            write_move(&mut s, next, None, "");
+            next = next.opponent();
+            passes += 1;
+        }
+        s.push_str("\n;");
+        write_points(&mut s, "TB", &count.marks[0]);
+        write_points(&mut s, "TW", &count.marks[1]);
+        let mut text = count_line(l);
+        if let Some(sides) = &count.sides {
+            let _ = write!(text, "\n{}", sides_line(sides));
+        }
+        let _ = write!(s, "C[{}]", escape(&text));
     }
     s.push_str(")\n");
     s
+}
+
+/// `;B[pp]`, a pass as `;B[]`, with a comment when there is one.
+fn write_move(s: &mut String, c: Color, p: Option<Point>, comment: &str) {
+    let _ = write!(s, "\n;{}[", c.letter());
+    if let Some(p) = p {
+        let _ = write!(s, "{p}");
+    }
+    s.push(']');
+    if !comment.is_empty() {
+        let _ = write!(s, "C[{}]", escape(comment));
+    }
+}
+
+/// A list property (`AB[aa][bb]`), nothing when there are no points.
+fn write_points(s: &mut String, id: &str, points: &[Point]) {
+    if !points.is_empty() {
+        s.push_str(id);
+        for p in points {
+            let _ = write!(s, "[{p}]");
+        }
+    }
+}
+
+/// RU for a ruleset, one `sgf::result::parse_rules` reads back to it; none for unknown
+/// rules (the margin is not counted then).
+fn ru_name(r: Ruleset) -> Option<&'static str> {
+    match r {
+        Ruleset::Japanese => Some("Japanese"),
+        Ruleset::Chinese => Some("Chinese"),
+        Ruleset::Aga => Some("AGA"),
+        Ruleset::Nz => Some("NZ"),
+        Ruleset::Ing => Some("Ing"),
+        Ruleset::Korean => Some("Korean"),
+        Ruleset::Unknown => None,
+    }
+}
+
+/// The margin's terms as an editor adds them up: territory and prisoners (the game's, the
+/// finishing's, the dead stones) and komi under territory counting, stones and territory
+/// and komi under area counting.
+pub fn sides_line(t: &Sides) -> String {
+    let side = |k: usize| -> String {
+        let mut terms = match t.scoring {
+            Scoring::Territory => format!(
+                "territory {} + prisoners {}",
+                t.points[k], t.prisoners[k]
+            ),
+            Scoring::Area => format!("stones and territory {}", t.points[k]),
+        };
+        let mut total = (t.points[k] + t.prisoners[k]) as f32;
+        if k == 1 {
+            if t.komi != 0.0 {
+                let _ = write!(terms, " + komi {}", t.komi);
+                total += t.komi;
+            }
+            if t.compensation != 0.0 {
+                let _ = write!(terms, " + handicap {}", t.compensation);
+                total += t.compensation;
+            }
+        }
+        format!("{total} ({terms})")
+    };
+    format!(
+        "Black {}, White {}: {}",
+        side(0),
+        side(1),
+        signed(t.margin())
+    )
 }
 
 /// The count in words: whose dead stones, the rules, the finishing, the margin, RE.
@@ -120,6 +225,24 @@ fn root_comment(l: &Look, title: &str) -> String {
             v.join(" ")
         }
     };
+    if let Some(count) = &l.count {
+        if let Some(sides) = &count.sides {
+            let _ = writeln!(c, "{}", sides_line(sides));
+        }
+        let _ = writeln!(
+            c,
+            "Dead in the count, marked TB/TW at the end: {}",
+            named(&count.dead)
+        );
+    }
+    if l.line.is_none() {
+        let _ = writeln!(
+            c,
+            "The record's moves are not written (setup past the root): stones taken in the \
+             game, Black {}, White {}.",
+            l.captures[0], l.captures[1]
+        );
+    }
     if let Some(m) = &l.dead_markup {
         let _ = writeln!(c, "Dead by the markup: {}", named(m));
     }
