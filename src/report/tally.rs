@@ -714,7 +714,12 @@ impl Tally {
             push("calibration", "", &format!("{bin}:blocks"), *blocks);
             push("calibration", "", &format!("{bin}:dead"), *dead);
             let stated = self.calibration_stated[i];
-            push("calibration", "", &format!("{bin}:share_sum_thousandths"), stated);
+            push(
+                "calibration",
+                "",
+                &format!("{bin}:share_sum_thousandths"),
+                stated,
+            );
         }
         push("calibration", "", "brier_sum_millionths", self.brier);
         for ((how, winner), n) in &self.endings {
@@ -914,7 +919,10 @@ mod tests {
         // Shares 0.65 (dead), 0.699 (alive) and 1.0 (dead): (0.35² + 0.699² + 0²) / 3.
         let c = t.calibration().unwrap();
         assert_eq!(c.blocks, 3);
-        assert!((c.brier - (0.35f64.powi(2) + 0.699f64.powi(2)) / 3.0).abs() < 1e-9, "{c:?}");
+        assert!(
+            (c.brier - (0.35f64.powi(2) + 0.699f64.powi(2)) / 3.0).abs() < 1e-9,
+            "{c:?}"
+        );
         // Bin 0.6-0.7 states 1.349 dead of 2 and finds 1; bin 0.9-1.0 states 1 and finds 1.
         assert!((c.error - 0.349 / 3.0).abs() < 1e-9, "{c:?}");
         assert!((c.largest_gap.0 - 0.349 / 2.0).abs() < 1e-9, "{c:?}");

@@ -289,7 +289,9 @@ mod tests {
         let mut w = String::new();
         final_section(&mut w, &t);
         assert!(
-            w.contains("In these games 6 blocks (24 stones) lived to the end, 1 of them in seki; 2 died."),
+            w.contains(
+                "In these games 6 blocks (24 stones) lived to the end, 1 of them in seki; 2 died."
+            ),
             "{w}"
         );
     }
