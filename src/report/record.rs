@@ -42,10 +42,7 @@ pub fn position_sgf(l: &Look, title: &str) -> String {
     if let Some(ru) = ru_name(rec.rules.name) {
         let _ = write!(s, "RU[{ru}]");
     }
-    // The moves written so far, to put a pass between two moves of one colour and to end
-    // the game with two passes.
-    let mut last: Option<Color> = None;
-    let mut passes = 0;
+    let mut moves = Moves::default();
     match &l.line {
         Some(line) => {
             for (id, colour) in [("AB", Color::Black), ("AW", Color::White)] {
@@ -59,9 +56,7 @@ pub fn position_sgf(l: &Look, title: &str) -> String {
             }
             let _ = write!(s, "C[{}]", escape(&root_comment(l, title)));
             for &(c, p) in &line.moves {
-                write_move(&mut s, c, p, "");
-                last = Some(c);
-                passes = if p.is_none() { passes + 1 } else { 0 };
+                moves.play(&mut s, c, p, "");
             }
         }
         None => {
@@ -86,22 +81,12 @@ pub fn position_sgf(l: &Look, title: &str) -> String {
     }
     if let Some(f) = &l.finishing {
         for &(c, p, why) in &f.moves {
-            if last == Some(c) {
-                write_move(&mut s, c.opponent(), None, "");
-            }
-            write_move(&mut s, c, Some(p), &format!("finishing: {}", why.as_str()));
-            last = Some(c);
-            passes = 0;
+            let comment = format!("finishing: {}", why.as_str());
+            moves.play(&mut s, c, Some(p), &comment);
         }
     }
     if let Some(count) = &l.count {
-        // Two passes end the game, so that what reads the file counts it as it stands.
-        let mut next = last.map_or(l.to_move, Color::opponent);
-        while passes < 2 {
-            write_move(&mut s, next, None, "");
-            next = next.opponent();
-            passes += 1;
-        }
+        moves.end(&mut s, l.to_move);
         s.push_str("\n;");
         write_points(&mut s, "TB", &count.marks[0]);
         write_points(&mut s, "TW", &count.marks[1]);
@@ -115,15 +100,47 @@ pub fn position_sgf(l: &Look, title: &str) -> String {
     s
 }
 
-/// `;B[pp]`, a pass as `;B[]`, with a comment when there is one.
-fn write_move(s: &mut String, c: Color, p: Option<Point>, comment: &str) {
-    let _ = write!(s, "\n;{}[", c.letter());
-    if let Some(p) = p {
-        let _ = write!(s, "{p}");
+/// The moves written so far. A Go editor expects the colours to alternate and ends the
+/// game at two passes in a row, while records and the finishing can have one colour play
+/// twice (a handicap stone as a move, a missed pass, the side that wins a race moving
+/// again): a pass goes between two moves of one colour, and the game ends with passes.
+#[derive(Default)]
+struct Moves {
+    last: Option<Color>,
+    /// Passes in a row at the end of what is written.
+    passes: u32,
+}
+
+impl Moves {
+    /// `c` at `p` (`None`: a pass), after a pass of the other colour when `c` moved last.
+    fn play(&mut self, s: &mut String, c: Color, p: Option<Point>, comment: &str) {
+        if self.last == Some(c) {
+            self.put(s, c.opponent(), None, "");
+        }
+        self.put(s, c, p, comment);
     }
-    s.push(']');
-    if !comment.is_empty() {
-        let _ = write!(s, "C[{}]", escape(comment));
+
+    /// Passes until two end the game, the first by the colour that did not move last
+    /// (`first` when nothing was played).
+    fn end(&mut self, s: &mut String, first: Color) {
+        while self.passes < 2 {
+            let next = self.last.map_or(first, Color::opponent);
+            self.put(s, next, None, "");
+        }
+    }
+
+    /// `;B[pp]`, a pass as `;B[]`, with a comment when there is one.
+    fn put(&mut self, s: &mut String, c: Color, p: Option<Point>, comment: &str) {
+        let _ = write!(s, "\n;{}[", c.letter());
+        if let Some(p) = p {
+            let _ = write!(s, "{p}");
+        }
+        s.push(']');
+        if !comment.is_empty() {
+            let _ = write!(s, "C[{}]", escape(comment));
+        }
+        self.last = Some(c);
+        self.passes = if p.is_none() { self.passes + 1 } else { 0 };
     }
 }
 
