@@ -174,10 +174,9 @@ fn ru_name(r: Ruleset) -> Option<&'static str> {
 pub fn sides_line(t: &Sides) -> String {
     let side = |k: usize| -> String {
         let mut terms = match t.scoring {
-            Scoring::Territory => format!(
-                "territory {} + prisoners {}",
-                t.points[k], t.prisoners[k]
-            ),
+            Scoring::Territory => {
+                format!("territory {} + prisoners {}", t.points[k], t.prisoners[k])
+            }
             Scoring::Area => format!("stones and territory {}", t.points[k]),
         };
         let mut total = (t.points[k] + t.prisoners[k]) as f32;
@@ -330,6 +329,30 @@ mod tests {
             "count with the estimate dead stones, chinese rules, 1 finishing moves: W+9.5; \
              RE W+9.5"
         );
+    }
+
+    /// Two moves of one colour get a pass of the other between them; the game ends with two
+    /// passes in a row, counting a pass already written, the first by the colour that did
+    /// not move last.
+    #[test]
+    fn passes_keep_the_colours_alternating_and_end_the_game() {
+        let (b, w) = (Color::Black, Color::White);
+        let p = |s: &str| Some(Point::from_sgf(s).unwrap());
+        let mut s = String::new();
+        let mut moves = Moves::default();
+        moves.play(&mut s, b, p("aa"), "");
+        moves.play(&mut s, w, p("bb"), "");
+        moves.play(&mut s, w, p("cc"), "finishing: dame");
+        moves.play(&mut s, b, None, "");
+        moves.end(&mut s, b);
+        assert_eq!(
+            s,
+            "\n;B[aa]\n;W[bb]\n;B[]\n;W[cc]C[finishing: dame]\n;B[]\n;W[]"
+        );
+        let mut s = String::new();
+        let mut moves = Moves::default();
+        moves.end(&mut s, w);
+        assert_eq!(s, "\n;W[]\n;B[]");
     }
 
     #[test]

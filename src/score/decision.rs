@@ -4,7 +4,10 @@
 //! source's count.
 
 use super::count::teire_points;
-use super::{count_as_is, final_status, handicap_compensation, settle, territory, DeadSource, FinalStatus, Settled};
+use super::{
+    count_as_is, final_status, handicap_compensation, settle, territory, DeadSource, FinalStatus,
+    Settled,
+};
 use crate::go::board::{Board, Cell, Color, Idx};
 use crate::go::rules::Scoring;
 use crate::life::Net;
@@ -66,7 +69,11 @@ impl Counted {
     pub fn sides(&self, taken: [u32; 2], rec: &RecordInfo) -> Option<Sides> {
         let scoring = rec.rules.scoring?;
         let c = &self.settled.count;
-        let more = self.settled.finished.as_ref().map_or([0, 0], |f| f.captures);
+        let more = self
+            .settled
+            .finished
+            .as_ref()
+            .map_or([0, 0], |f| f.captures);
         let (points, prisoners, compensation) = match scoring {
             Scoring::Territory => (
                 c.territory,
