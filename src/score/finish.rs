@@ -1345,35 +1345,30 @@ mod tests {
         assert_eq!(status[at(&b, "ba")], None);
     }
 
-    /// A race on the top edge between Black's ab-ba-bb-cb (liberties aa and ca, White
-    /// cannot fill aa) and White's da-db (ca and ea), each inside the other's wall. Black
-    /// fills ea, which leaves White's pair in atari beyond saving (White at ca is suicide),
-    /// and White has nothing left to play. No finish ends there, with a block counted alive
-    /// in atari and the side to move able to take it: Black takes it at ca, whoever starts,
-    /// and a count of the finished board (or of the record `show --sgf` writes) stands.
+    /// A race on the top edge between Black's ba-bb-cb (liberties aa and ca) and White's
+    /// da-db (ca and ea), each inside the other's wall. Whoever starts, the finish does not
+    /// end with a block counted alive in atari and the side to move able to take it: the
+    /// side that wins the race takes the other's block at ca, and a count of the finished
+    /// board (or of the record `show --sgf` writes) stands.
     #[test]
     fn a_race_the_finishing_decides_ends_with_the_capture() {
         let b = Board::from_ascii(
             ".X.O.X.
-             XXXOXX.
+             OXXOXX.
              OOOXX..
              ..OX...
              ..OX...
              ..OX...
              ..OX...",
         );
-        for first in [Color::Black, Color::White] {
+        for (first, taken) in [(Color::Black, [2, 0]), (Color::White, [0, 3])] {
             let f = finish(&b, &[], first);
             let moves = played(&b, &f);
-            assert_eq!(
-                moves,
-                [
-                    (Color::Black, "ea".to_string(), Why::Defend),
-                    (Color::Black, "ca".to_string(), Why::Capture)
-                ],
-                "{first:?} first"
+            assert!(
+                moves.iter().any(|m| m.0 == first && m.1 == "ca"),
+                "{first:?} first: {moves:?}"
             );
-            assert_eq!(f.captures, [2, 0], "{first:?} first");
+            assert_eq!(f.captures, taken, "{first:?} first: {moves:?}");
             let g = FastBoard::from_board(&f.board);
             for c in [Color::Black, Color::White] {
                 for h in g.heads(c) {
