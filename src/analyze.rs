@@ -139,6 +139,12 @@ impl Replayed {
         }
     }
 
+    /// The main line as a list (`move_list`): the whole record, also when the replay
+    /// stopped early; `None` past an illegal move or where the record has no list.
+    pub fn move_list(&self) -> Option<&crate::go::MoveList> {
+        self.moves.as_ref()
+    }
+
     /// Whether the final position is selected for the estimate and an engine: the record
     /// was counted or carries markup, or `options` asks for every game.
     pub fn selected(&self, options: Options) -> bool {

@@ -374,8 +374,9 @@ pub struct ShowArgs {
     /// Write the diagram as SVG to this file.
     #[arg(short, long, value_name = "F.svg")]
     pub out: Option<PathBuf>,
-    /// Write the position as SGF to this file, for a Go editor: the finishing moves as the
-    /// line that follows, the count as TB/TW, the verdicts in a comment.
+    /// Write the game as SGF to this file, for a Go editor to recount: its moves, the
+    /// finishing moves as the line that follows, two passes, HA/KM/RU as counted, the count
+    /// as TB/TW, each side's points and the verdicts in comments.
     #[arg(long, value_name = "F.sgf")]
     pub sgf: Option<PathBuf>,
     /// Print the board and the verdicts as text (the default without --out or --sgf).

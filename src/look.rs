@@ -4,9 +4,10 @@
 //! into rows. Pure, like `analyze`: bytes in, a position out.
 
 use crate::analyze::{examine, EstimateFor, Examined, Judged, Options, Replayed};
-use crate::go::{Board, Cell, Color, GameKey, Idx, Point};
+use crate::go::{Board, Cell, Color, GameKey, Idx, MoveList, Point};
 use crate::life::{benson, mp95_traced, BlockVerdict, ColourNet, Life, Mp95Event, Net, Regions};
 use crate::score;
+use crate::score::RecordInfo;
 use crate::sgf::{self, load::Tree, GameInfo};
 
 /// A position with everything a diagram marks.
@@ -20,6 +21,14 @@ pub struct Look {
     pub last_stone: Option<(Color, Point)>,
     pub to_move: Color,
     pub info: GameInfo,
+    /// The komi, rules and handicap the position is counted under, inferred where the
+    /// record does not give them.
+    pub record: RecordInfo,
+    /// The record's setup and moves up to this position (passes included), as
+    /// `move_list` gives them; `None` where it gives none (setup past the root, erasures).
+    pub line: Option<MoveList>,
+    /// Stones taken by Black and by White up to this position.
+    pub captures: [u32; 2],
     /// Every block, in the net's order (point order of the anchors).
     pub blocks: Vec<LookBlock>,
     /// Benson's unconditional territory of Black and of White.
@@ -51,6 +60,13 @@ pub struct CountMarks {
     /// Each side's territory on the counted board, the points of the dead stones it takes
     /// included, in point order.
     pub territory: [Vec<Point>; 2],
+    /// What a Go editor's TB/TW mark for it to count this count (`Decision::marks`): the
+    /// territory less teire under territory counting, every dead stone still standing.
+    pub marks: [Vec<Point>; 2],
+    /// The dead stones still standing on the counted board, in point order.
+    pub dead: Vec<Point>,
+    /// Each side's points, the terms of the margin; `None` when the rules are unknown.
+    pub sides: Option<score::Sides>,
     /// Black − White − komi under `rules`; `None` when they are unknown.
     pub margin: Option<f32>,
     /// The rules counted under, as games.csv names them.
@@ -190,9 +206,15 @@ impl Look {
         if let Some(d) = &ex.decision {
             let (source, c) = d.scored();
             let margin = c.settled.margins.under(rules);
+            let standing = c.settled.finished.as_ref().map_or(&c.dead, |f| &f.dead);
+            let sides = c.sides(r.captures, &ex.game.record);
+            debug_assert_eq!(sides.map(|s| s.margin()), margin, "the sides add up");
             l.count = Some(CountMarks {
                 source,
                 territory: d.territory(board).map(|t| points(board, &t)),
+                marks: d.marks(board, rules.scoring).map(|t| points(board, &t)),
+                dead: points(board, standing),
+                sides,
                 margin,
                 rules: rules.as_str(),
             });
@@ -221,6 +243,12 @@ impl Look {
         l.last_stone = r.last_stone;
         l.to_move = r.to_move;
         l.info = ex.game.info.clone();
+        l.record = ex.game.record;
+        l.captures = r.captures;
+        l.line = ex.game.move_list().map(|list| MoveList {
+            setup: list.setup.clone(),
+            moves: list.moves.iter().take(r.moves as usize).copied().collect(),
+        });
         l
     }
 }
@@ -284,6 +312,9 @@ impl Look {
             last_stone: None,
             to_move: Color::Black,
             info: GameInfo::default(),
+            record: RecordInfo::read(&GameInfo::default()),
+            line: None,
+            captures: [0, 0],
             blocks,
             territory,
             vital_eyes,

@@ -1,14 +1,19 @@
-//! A position as an SGF record that a Go editor (Sabaki, CGoban, …) opens: the stones as
-//! setup, the finishing moves as the line that follows, and at its end the count as TB/TW
-//! (territory, the points of the dead stones included), with a comment that gives the count,
-//! RE and each method's verdicts.
+//! A position as an SGF record that a Go editor (Sabaki, CGoban, …) opens and counts as
+//! the tool counted it: the record's setup and moves as played (so its prisoners are the
+//! game's), the finishing moves as the line that follows, a pass wherever one colour would
+//! play twice, two passes, then the count's marks as TB/TW (`Decision::marks`: territory,
+//! less teire under territory counting, and every dead stone still standing) with a comment
+//! whose terms an editor adds up from the file. HA, KM and RU are the ones counted under,
+//! in a form this tool reads back to the same rules and komi.
 
 use std::fmt::Write as _;
 
 use super::drawing::go_name;
+use crate::go::rules::{Ruleset, Scoring};
 use crate::go::{Cell, Color, Point};
 use crate::life::Method;
 use crate::look::Look;
+use crate::score::Sides;
 
 /// The SGF text of `l`, titled `title` (the file and game it comes from).
 pub fn position_sgf(l: &Look, title: &str) -> String {
@@ -25,58 +30,174 @@ pub fn position_sgf(l: &Look, title: &str) -> String {
         ("PW", &info.pw),
         ("DT", &info.dt),
         ("EV", &info.ev),
-        ("KM", &info.km),
-        ("RU", &info.ru),
+        ("PC", &info.pc),
         ("RE", &info.re),
     ] {
         if !value.is_empty() {
             let _ = write!(s, "{id}[{}]", escape(value));
         }
     }
-    for (id, colour) in [("AB", Color::Black), ("AW", Color::White)] {
-        let stones: Vec<Point> = l
-            .board
-            .points()
-            .filter(|&i| l.board.cell(i) == Cell::Stone(colour))
-            .map(|i| l.board.point(i))
-            .collect();
-        if !stones.is_empty() {
-            s.push_str(id);
-            for p in stones {
-                let _ = write!(s, "[{p}]");
+    let rec = &l.record;
+    let _ = write!(s, "HA[{}]KM[{}]", rec.handicap, rec.komi);
+    if let Some(ru) = ru_name(rec.rules.name) {
+        let _ = write!(s, "RU[{ru}]");
+    }
+    let mut moves = Moves::default();
+    match &l.line {
+        Some(line) => {
+            for (id, colour) in [("AB", Color::Black), ("AW", Color::White)] {
+                let stones: Vec<Point> = line
+                    .setup
+                    .iter()
+                    .filter(|&&(c, _)| c == colour)
+                    .map(|&(_, p)| p)
+                    .collect();
+                write_points(&mut s, id, &stones);
+            }
+            let _ = write!(s, "C[{}]", escape(&root_comment(l, title)));
+            for &(c, p) in &line.moves {
+                moves.play(&mut s, c, p, "");
             }
         }
-    }
-    let _ = write!(
-        s,
-        "PL[{}]C[{}]",
-        l.to_move.letter(),
-        escape(&root_comment(l, title))
-    );
-    if let Some(f) = &l.finishing {
-        for (c, p, why) in &f.moves {
+        None => {
+            // No move list (setup past the root, erasures): the position as setup, and
+            // the game's prisoners only in the comment.
+            for (id, colour) in [("AB", Color::Black), ("AW", Color::White)] {
+                let stones: Vec<Point> = l
+                    .board
+                    .points()
+                    .filter(|&i| l.board.cell(i) == Cell::Stone(colour))
+                    .map(|i| l.board.point(i))
+                    .collect();
+                write_points(&mut s, id, &stones);
+            }
             let _ = write!(
                 s,
-                "\n;{}[{p}]C[finishing: {}]",
-                c.letter(),
-                escape(why.as_str())
+                "PL[{}]C[{}]",
+                l.to_move.letter(),
+                escape(&root_comment(l, title))
             );
         }
     }
-    if let Some(count) = &l.count {
-        s.push_str("\n;");
-        for (id, points) in [("TB", &count.territory[0]), ("TW", &count.territory[1])] {
-            if !points.is_empty() {
-                s.push_str(id);
-                for p in points {
-                    let _ = write!(s, "[{p}]");
-                }
-            }
+    if let Some(f) = &l.finishing {
+        for &(c, p, why) in &f.moves {
+            let comment = format!("finishing: {}", why.as_str());
+            moves.play(&mut s, c, Some(p), &comment);
         }
-        let _ = write!(s, "C[{}]", escape(&count_line(l)));
+    }
+    if let Some(count) = &l.count {
+        moves.end(&mut s, l.to_move);
+        s.push_str("\n;");
+        write_points(&mut s, "TB", &count.marks[0]);
+        write_points(&mut s, "TW", &count.marks[1]);
+        let mut text = count_line(l);
+        if let Some(sides) = &count.sides {
+            let _ = write!(text, "\n{}", sides_line(sides));
+        }
+        let _ = write!(s, "C[{}]", escape(&text));
     }
     s.push_str(")\n");
     s
+}
+
+/// The moves written so far. A Go editor expects the colours to alternate and ends the
+/// game at two passes in a row, while records and the finishing can have one colour play
+/// twice (a handicap stone as a move, a missed pass, the side that wins a race moving
+/// again): a pass goes between two moves of one colour, and the game ends with passes.
+#[derive(Default)]
+struct Moves {
+    last: Option<Color>,
+    /// Passes in a row at the end of what is written.
+    passes: u32,
+}
+
+impl Moves {
+    /// `c` at `p` (`None`: a pass), after a pass of the other colour when `c` moved last.
+    fn play(&mut self, s: &mut String, c: Color, p: Option<Point>, comment: &str) {
+        if self.last == Some(c) {
+            self.put(s, c.opponent(), None, "");
+        }
+        self.put(s, c, p, comment);
+    }
+
+    /// Passes until two end the game, the first by the colour that did not move last
+    /// (`first` when nothing was played).
+    fn end(&mut self, s: &mut String, first: Color) {
+        while self.passes < 2 {
+            let next = self.last.map_or(first, Color::opponent);
+            self.put(s, next, None, "");
+        }
+    }
+
+    /// `;B[pp]`, a pass as `;B[]`, with a comment when there is one.
+    fn put(&mut self, s: &mut String, c: Color, p: Option<Point>, comment: &str) {
+        let _ = write!(s, "\n;{}[", c.letter());
+        if let Some(p) = p {
+            let _ = write!(s, "{p}");
+        }
+        s.push(']');
+        if !comment.is_empty() {
+            let _ = write!(s, "C[{}]", escape(comment));
+        }
+        self.last = Some(c);
+        self.passes = if p.is_none() { self.passes + 1 } else { 0 };
+    }
+}
+
+/// A list property (`AB[aa][bb]`), nothing when there are no points.
+fn write_points(s: &mut String, id: &str, points: &[Point]) {
+    if !points.is_empty() {
+        s.push_str(id);
+        for p in points {
+            let _ = write!(s, "[{p}]");
+        }
+    }
+}
+
+/// RU for a ruleset, one `sgf::result::parse_rules` reads back to it; none for unknown
+/// rules (the margin is not counted then).
+fn ru_name(r: Ruleset) -> Option<&'static str> {
+    match r {
+        Ruleset::Japanese => Some("Japanese"),
+        Ruleset::Chinese => Some("Chinese"),
+        Ruleset::Aga => Some("AGA"),
+        Ruleset::Nz => Some("NZ"),
+        Ruleset::Ing => Some("Ing"),
+        Ruleset::Korean => Some("Korean"),
+        Ruleset::Unknown => None,
+    }
+}
+
+/// The margin's terms as an editor adds them up: territory and prisoners (the game's, the
+/// finishing's, the dead stones) and komi under territory counting, stones and territory
+/// and komi under area counting.
+pub fn sides_line(t: &Sides) -> String {
+    let side = |k: usize| -> String {
+        let mut terms = match t.scoring {
+            Scoring::Territory => {
+                format!("territory {} + prisoners {}", t.points[k], t.prisoners[k])
+            }
+            Scoring::Area => format!("stones and territory {}", t.points[k]),
+        };
+        let mut total = (t.points[k] + t.prisoners[k]) as f32;
+        if k == 1 {
+            if t.komi != 0.0 {
+                let _ = write!(terms, " + komi {}", t.komi);
+                total += t.komi;
+            }
+            if t.compensation != 0.0 {
+                let _ = write!(terms, " + handicap {}", t.compensation);
+                total += t.compensation;
+            }
+        }
+        format!("{total} ({terms})")
+    };
+    format!(
+        "Black {}, White {}: {}",
+        side(0),
+        side(1),
+        signed(t.margin())
+    )
 }
 
 /// The count in words: whose dead stones, the rules, the finishing, the margin, RE.
@@ -120,6 +241,24 @@ fn root_comment(l: &Look, title: &str) -> String {
             v.join(" ")
         }
     };
+    if let Some(count) = &l.count {
+        if let Some(sides) = &count.sides {
+            let _ = writeln!(c, "{}", sides_line(sides));
+        }
+        let _ = writeln!(
+            c,
+            "Dead in the count, marked TB/TW at the end: {}",
+            named(&count.dead)
+        );
+    }
+    if l.line.is_none() {
+        let _ = writeln!(
+            c,
+            "The record's moves are not written (setup past the root): stones taken in the \
+             game, Black {}, White {}.",
+            l.captures[0], l.captures[1]
+        );
+    }
     if let Some(m) = &l.dead_markup {
         let _ = writeln!(c, "Dead by the markup: {}", named(m));
     }
@@ -190,6 +329,30 @@ mod tests {
             "count with the estimate dead stones, chinese rules, 1 finishing moves: W+9.5; \
              RE W+9.5"
         );
+    }
+
+    /// Two moves of one colour get a pass of the other between them; the game ends with two
+    /// passes in a row, counting a pass already written, the first by the colour that did
+    /// not move last.
+    #[test]
+    fn passes_keep_the_colours_alternating_and_end_the_game() {
+        let (b, w) = (Color::Black, Color::White);
+        let p = |s: &str| Some(Point::from_sgf(s).unwrap());
+        let mut s = String::new();
+        let mut moves = Moves::default();
+        moves.play(&mut s, b, p("aa"), "");
+        moves.play(&mut s, w, p("bb"), "");
+        moves.play(&mut s, w, p("cc"), "finishing: dame");
+        moves.play(&mut s, b, None, "");
+        moves.end(&mut s, b);
+        assert_eq!(
+            s,
+            "\n;B[aa]\n;W[bb]\n;B[]\n;W[cc]C[finishing: dame]\n;B[]\n;W[]"
+        );
+        let mut s = String::new();
+        let mut moves = Moves::default();
+        moves.end(&mut s, w);
+        assert_eq!(s, "\n;W[]\n;B[]");
     }
 
     #[test]

@@ -79,6 +79,25 @@ pub fn territory(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
     out
 }
 
+/// The teire points `count` leaves out of each colour's territory, with the stones at
+/// `dead` removed, in index order: points a territory count's TB/TW must not mark, or an
+/// editor counting the marks finds more than the count.
+pub fn teire_points(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
+    let mut b = board.clone();
+    for &i in dead {
+        if matches!(b.cell(i), Cell::Stone(_)) {
+            let p = b.point(i);
+            b.setup(p, None).expect("on-board point");
+        }
+    }
+    let regions = EmptyRegions::find(&b);
+    let mut out = teire(&regions, None, [true; 2], FastBoard::from_board(&b));
+    for points in &mut out {
+        points.sort_unstable();
+    }
+    out
+}
+
 /// Counts the position as it stands, no stone dead, reusing its net's blocks and areas
 /// instead of finding them again.
 pub fn count_as_is(board: &Board, net: &Net) -> Count {
@@ -150,7 +169,8 @@ fn tally(
     };
     let may = may_need_teire(candidates);
     if may != [false; 2] {
-        out.teire = teire(regions, candidates, may, playout_board());
+        let points = teire(regions, candidates, may, playout_board());
+        out.teire = points.each_ref().map(|p| p.len() as u32);
     }
     for c in [Color::Black, Color::White] {
         out.territory[c.index()] = out.area_territory[c.index()] - out.teire[c.index()];
@@ -310,7 +330,7 @@ fn touches_both(b: &Board, i: Idx) -> bool {
     around == 3
 }
 
-/// The number of teire points of each colour. For each colour `c` in turn, every dame is
+/// The teire points of each colour, in the order found. For each colour `c` in turn, every dame is
 /// filled, by `c` where `c` can do so without leaving the filling block in atari, else by
 /// the opponent where it can; then each block of `c` left with one liberty in its own
 /// territory connects there, and that point is no territory. Connecting can leave the grown
@@ -322,8 +342,8 @@ fn teire(
     candidates: Option<&[Vec<Idx>; 2]>,
     may: [bool; 2],
     start: FastBoard,
-) -> [u32; 2] {
-    let mut out = [0; 2];
+) -> [Vec<Idx>; 2] {
+    let mut out = [Vec::new(), Vec::new()];
     let colours: Vec<Color> = [Color::Black, Color::White]
         .into_iter()
         .filter(|c| may[c.index()])
@@ -355,7 +375,7 @@ fn teire(
                 if regions.owner(t) != Some(c) {
                     break;
                 }
-                out[c.index()] += 1;
+                out[c.index()].push(t);
                 g.play(c, t);
                 s = t;
             }

@@ -3,8 +3,13 @@
 //! the estimate's), whether the board is counted as it stands or finished first, and each
 //! source's count.
 
-use super::{count_as_is, final_status, settle, territory, DeadSource, FinalStatus, Settled};
-use crate::go::board::{Board, Color, Idx};
+use super::count::teire_points;
+use super::{
+    count_as_is, final_status, handicap_compensation, settle, territory, DeadSource, FinalStatus,
+    Settled,
+};
+use crate::go::board::{Board, Cell, Color, Idx};
+use crate::go::rules::Scoring;
 use crate::life::Net;
 use crate::score::rules::RecordInfo;
 
@@ -57,6 +62,67 @@ pub struct Counted {
     pub settled: Settled,
 }
 
+impl Counted {
+    /// Each side's points in this count under the record's rules, as an editor adds them
+    /// up from the count's marks (`Decision::marks`) and the prisoners; `taken` are the
+    /// stones each side captured in the game. `None` when the rules are unknown.
+    pub fn sides(&self, taken: [u32; 2], rec: &RecordInfo) -> Option<Sides> {
+        let scoring = rec.rules.scoring?;
+        let c = &self.settled.count;
+        let more = self
+            .settled
+            .finished
+            .as_ref()
+            .map_or([0, 0], |f| f.captures);
+        let (points, prisoners, compensation) = match scoring {
+            Scoring::Territory => (
+                c.territory,
+                [
+                    taken[0] + more[0] + c.dead[1],
+                    taken[1] + more[1] + c.dead[0],
+                ],
+                0.0,
+            ),
+            Scoring::Area => (
+                [0, 1].map(|k| c.stones[k] + c.area_territory[k]),
+                [0, 0],
+                handicap_compensation(rec.rules, rec.handicap),
+            ),
+        };
+        Some(Sides {
+            scoring,
+            points,
+            prisoners,
+            komi: rec.komi,
+            compensation,
+        })
+    }
+}
+
+/// Each side's points in a count, the terms an editor adds up: what the count's comment
+/// states, so that a reader can check it against the file.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Sides {
+    pub scoring: Scoring,
+    /// Territory (territory counting), or stones and territory (area counting), Black's
+    /// and White's.
+    pub points: [u32; 2],
+    /// Under territory counting, the stones each side took in the game and the finishing
+    /// and the opponent's dead stones; none under area counting.
+    pub prisoners: [u32; 2],
+    pub komi: f32,
+    /// What White receives for the handicap under area counting.
+    pub compensation: f32,
+}
+
+impl Sides {
+    /// Black − White − komi (− the compensation): the count's margin.
+    pub fn margin(&self) -> f32 {
+        let side = |k: usize| (self.points[k] + self.prisoners[k]) as f32;
+        side(0) - side(1) - self.komi - self.compensation
+    }
+}
+
 /// A final position counted with every source at hand.
 pub struct Decision {
     /// Counted as it stands (the players ended the game), not finished first.
@@ -106,6 +172,40 @@ impl Decision {
             Some(f) => territory(&f.board, &f.dead),
             None => territory(board, &c.dead),
         }
+    }
+}
+
+impl Decision {
+    /// The points a Go editor's TB/TW must mark for it to count the best count from the
+    /// file, on the board counted (after any finishing), in index order: each side's
+    /// territory, less its teire points under territory `scoring` (the count leaves them
+    /// out), and every dead stone still standing marked for its opponent, so that the
+    /// editor removes it even where it stands in no one's area.
+    pub fn marks(&self, board: &Board, scoring: Option<Scoring>) -> [Vec<Idx>; 2] {
+        let (_, c) = self.scored();
+        let (b, dead) = match &c.settled.finished {
+            Some(f) => (&f.board, &f.dead[..]),
+            None => (board, &c.dead[..]),
+        };
+        let mut marks = territory(b, dead);
+        if scoring == Some(Scoring::Territory) {
+            let teire = teire_points(b, dead);
+            for (m, t) in marks.iter_mut().zip(&teire) {
+                m.retain(|i| !t.contains(i));
+            }
+        }
+        for &i in dead {
+            if let Cell::Stone(colour) = b.cell(i) {
+                let theirs = &mut marks[colour.opponent().index()];
+                if !theirs.contains(&i) {
+                    theirs.push(i);
+                }
+            }
+        }
+        for m in &mut marks {
+            m.sort_unstable();
+        }
+        marks
     }
 }
 

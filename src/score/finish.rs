@@ -21,7 +21,9 @@
 //!    fill to put a block of its own in atari; never one that leaves its own block with one
 //!    liberty or an opponent block that lives with no way to save it;
 //! 6. else captures dead stones in atari that keep it from filling a dame (`make_room`);
-//! 7. else passes; two passes in a row end it, unless the dame found again then are new
+//! 7. else captures a block called alive that the finishing left in atari beyond saving
+//!    (`take_last`): a finish does not end with the side to move able to take it;
+//! 8. else passes; two passes in a row end it, unless the dame found again then are new
 //!    (the inner points of a neutral region touch both colours once its border is filled):
 //!    then the steps go on. A record whose first passes leave open borders is not filled
 //!    further (`Finishing::run`).
@@ -92,7 +94,8 @@ impl Unsure {
 pub enum Why {
     /// Saves a block of the mover's left in atari (`save`).
     Save,
-    /// Captures a block the record left in atari that its owner could not save (`capture`).
+    /// Captures a block the record left in atari that its owner could not save (`capture`),
+    /// or one the finishing left so (`take_last`).
     Capture,
     /// Captures dead stones whose owner could connect them out (`cut_off`).
     CutOff,
@@ -310,7 +313,7 @@ impl Doubt {
 }
 
 impl Finishing<'_> {
-    /// Steps 1–6 in turn from `side` until both sides pass. Then the dame are found again:
+    /// Steps 1–7 in turn from `side` until both sides pass. Then the dame are found again:
     /// filling the points of a neutral region that touch both colours leaves its inner
     /// points touching both, and a fill there can still force a teire. The steps go on while
     /// that finds new dame, unless the first passes left open borders (`open`): a record
@@ -348,7 +351,7 @@ impl Finishing<'_> {
         }
     }
 
-    /// The move of steps 1–6 for `side`, with the step that chose it.
+    /// The move of steps 1–7 for `side`, with the step that chose it.
     fn choose(&mut self, side: Color) -> Option<(Idx, Why)> {
         let dame = &self.regions.dame;
         let why = |w: Why| move |i: Idx| (i, w);
@@ -361,6 +364,7 @@ impl Finishing<'_> {
             })
             .or_else(|| fill(&self.g, side, dame, &self.is_dead).map(why(Why::Dame)))
             .or_else(|| make_room(&mut self.g, side, dame, &self.is_dead).map(why(Why::MakeRoom)))
+            .or_else(|| take_last(&self.g, side, &self.is_dead).map(why(Why::Capture)))
     }
 
     /// Plays `side` at `i`. Dead stones it captures are off the board, so no longer dead.
@@ -462,12 +466,46 @@ fn make_room(g: &mut FastBoard, side: Color, dame: &[Idx], is_dead: &[bool]) -> 
 /// owner takes when it must) and that is still in atari: its owner could not
 /// save it (`save` runs first), so the opponent takes it, as any player would before the
 /// game ends. Not when the capturing stone is left in atari: a ko or a snapback, which the
-/// players settled otherwise. Blocks that finishing moves put in atari are not taken: what
-/// the players agreed to leave standing stands.
+/// players settled otherwise. Blocks that finishing moves put in atari are taken only when
+/// nothing else is left to play (`take_last`).
 fn capture(g: &FastBoard, side: Color, left_in_atari: &[bool]) -> Option<Idx> {
     g.heads(side.opponent())
         .into_iter()
         .filter(|&h| left_in_atari[h] && g.in_atari(h))
+        .map(|h| g.atari_liberty(h))
+        .find(|&l| {
+            g.is_legal(side, l) && {
+                let mut after = g.clone();
+                after.play(side, l);
+                !after.in_atari(l)
+            }
+        })
+}
+
+/// A move of `side`, when nothing else is left to play, that captures an opponent block
+/// called alive and standing in atari, its owner unable to save it (no `saving_moves`, no
+/// `snapback`), the block `save` calls a lost race: a race the finishing
+/// moves settled (a `defend` or `approach` move, or a dame that filled a shared liberty),
+/// which no game ends with, since the side to move takes it. Ending there instead would
+/// count the block as living while the file shows it in atari, and a count of that file
+/// from the other side would take it. Not a block beside dead stones of `side` (they come
+/// off at the count, and the block then has liberties), nor when the capturing stone is
+/// left in atari (a ko or a snapback, which the players settled otherwise).
+fn take_last(g: &FastBoard, side: Color, is_dead: &[bool]) -> Option<Idx> {
+    let o = side.opponent();
+    g.heads(o)
+        .into_iter()
+        .filter(|&h| {
+            !is_dead[h]
+                && g.in_atari(h)
+                && g.stones(h).into_iter().all(|s| {
+                    g.neighbours(s)
+                        .into_iter()
+                        .all(|n| g.cell(n) != Cell::Stone(side) || !is_dead[n])
+                })
+                && !snapback(g, h, o)
+                && saving_moves(&mut g.clone(), h, o, &mut Doubt::default()).is_empty()
+        })
         .map(|h| g.atari_liberty(h))
         .find(|&l| {
             g.is_legal(side, l) && {
@@ -1307,6 +1345,39 @@ mod tests {
         assert_eq!(status[at(&b, "ba")], None);
     }
 
+    /// A race on the top edge between Black's ba-bb-cb (liberties aa and ca) and White's
+    /// da-db (ca and ea), each inside the other's wall. Whoever starts, the finish does not
+    /// end with a block counted alive in atari and the side to move able to take it: the
+    /// side that wins the race takes the other's block at ca, and a count of the finished
+    /// board (or of the record `show --sgf` writes) stands.
+    #[test]
+    fn a_race_the_finishing_decides_ends_with_the_capture() {
+        let b = Board::from_ascii(
+            ".X.O.X.
+             OXXOXX.
+             OOOXX..
+             ..OX...
+             ..OX...
+             ..OX...
+             ..OX...",
+        );
+        for (first, taken) in [(Color::Black, [2, 0]), (Color::White, [0, 3])] {
+            let f = finish(&b, &[], first);
+            let moves = played(&b, &f);
+            assert!(
+                moves.iter().any(|m| m.0 == first && m.1 == "ca"),
+                "{first:?} first: {moves:?}"
+            );
+            assert_eq!(f.captures, taken, "{first:?} first: {moves:?}");
+            let g = FastBoard::from_board(&f.board);
+            for c in [Color::Black, Color::White] {
+                for h in g.heads(c) {
+                    assert!(!g.in_atari(h), "{first:?} first: {}", f.board.point(h));
+                }
+            }
+        }
+    }
+
     /// Open borders are left open and counted: no fill reaches the middle of an open area.
     #[test]
     fn open_borders_are_measured_not_filled() {
@@ -1321,7 +1392,7 @@ mod tests {
              ......O..
              ......O..",
         );
-        let f = finish(&b, &[], Color::Black);
+        let f = finish(&b, &[], Color::White);
         assert_eq!(f.moves(), 0);
         assert!(f.open > 30, "{}", f.open);
     }

@@ -264,11 +264,12 @@ fn the_professional_sample_is_counted_after_finishing() {
     }
     eprintln!("pro sample: exact {exact}/300, within 1 {within}/300, scorable {scorable}, finished {finished}");
     eprintln!("pro sample, scorable and sure: {sure}, exact {sure_exact}, within 1 {sure_within}");
-    // Measured 204 sure, 160 exact, 192 within one point (94.1 %; 96.0 % over the 8,225 sure
-    // counts of pro/games): the counts the tool is sure of are within a point of RE in 94 %
-    // or more.
+    // Measured 203 sure, 159 exact (taking a block the finishing left in atari makes the two
+    // finishing orders of Oteai/1963/174 differ: unsure), 94 % within one point (96.0 % over
+    // the 8,225 sure counts of pro/games): the counts the tool is sure of are within a point
+    // of RE in 94 % or more.
     assert!(
-        sure >= 190 && sure_exact >= 160,
+        sure >= 190 && sure_exact >= 159,
         "{sure} sure, {sure_exact} exact"
     );
     assert!(

@@ -256,10 +256,11 @@ fn show_writes_an_sgf_a_go_editor_and_the_run_read_back() {
         .output();
     match out {
         Ok(o) if o.status.success() => {
-            // 9 black and 18 white stones, the root, one finishing move, the marks' node;
+            // 9 black and 18 white stones; the root, the record's pass, one finishing move,
+            // the two passes that end the game, the marks' node;
             // Black's 27 points include bb; White's are the 27 behind its wall (its finishing
             // stone fills ei).
-            assert_eq!(String::from_utf8_lossy(&o.stdout), "9 18 3 27 27\n");
+            assert_eq!(String::from_utf8_lossy(&o.stdout), "9 18 6 27 27\n");
         }
         other => crate::util::skip(&format!(
             "sgfmill could not read the SGF (pip install sgfmill): {other:?}"
@@ -528,4 +529,67 @@ fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
         let e = e.unwrap();
         std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
     }
+}
+
+/// `show --sgf` writes the game an editor can recount: the record's moves (so its prisoners
+/// are the game's), the finishing moves, the colours alternating (a pass between two moves
+/// of one colour), two passes, HA/KM/RU as counted (inferred here: Japanese rules and a
+/// handicap, Chinese rules by the place), and TB/TW that a run counts to the count the
+/// closing comment states. Games from the embedded corpus: a handicap game, an even one and
+/// a Chinese one, each with captures.
+#[test]
+fn show_sgf_writes_the_game_its_count_can_be_recounted_from() {
+    let env = TestEnv::new();
+    let games = ["Dosaku/015.sgf", "Dosaku/035.sgf", "old_chinese/DH10.sgf"];
+    for (k, g) in games.iter().enumerate() {
+        env.write(
+            &format!("o{k}.sgf"),
+            std::fs::read(crate::util::corpus().join(g)).unwrap(),
+        );
+        let (original, out) = (format!("in/o{k}.sgf"), format!("in/w{k}.sgf"));
+        let o = env.run(&["show", &original, "--sgf", &out, "-q"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let table = rows(&env.analyze("out", 2));
+    let row = |f: String| table.iter().find(|r| r["file"] == f).unwrap();
+    let taken = |r: &std::collections::HashMap<String, String>| {
+        ["captures_b", "captures_w"].map(|c| r[c].parse::<u32>().unwrap())
+    };
+    for (k, g) in games.iter().enumerate() {
+        let text = std::fs::read_to_string(env.input().join(format!("w{k}.sgf"))).unwrap();
+        let root = &text[..text.find("\n;").unwrap()];
+        for id in ["HA[", "KM[", "RU["] {
+            assert!(root.contains(id), "{g}: no {id} in {root}");
+        }
+        let colours: Vec<char> = text
+            .split("\n;")
+            .skip(1)
+            .filter_map(|node| node.chars().next().filter(|c| *c == 'B' || *c == 'W'))
+            .collect();
+        assert!(
+            colours.windows(2).all(|w| w[0] != w[1]),
+            "{g}: one colour plays twice"
+        );
+        assert!(text.contains("\n;B[]") && text.contains("\n;W[]"), "{g}");
+        // The closing comment: "Black 60 (...), White 37 (...): B+23".
+        let sides = text.rsplit("\nBlack ").next().unwrap();
+        let number = |s: &str| s.split(' ').next().unwrap().parse::<f32>().unwrap();
+        let black = number(sides);
+        let white = number(sides.split("White ").nth(1).unwrap());
+        let (original, back) = (row(format!("o{k}.sgf")), row(format!("w{k}.sgf")));
+        assert_eq!(back["has_markup"], "1", "{g}");
+        let markup: f32 = back["margin_markup"].parse().unwrap();
+        assert_eq!(markup, black - white, "{g}: {sides}");
+        assert_eq!(back["margin_markup"], original["margin_estimate"], "{g}");
+        // The game's prisoners, and those of the finishing.
+        let (before, after) = (taken(original), taken(back));
+        assert!(before[0] > 0 && before[1] > 0, "{g}");
+        assert!(after[0] >= before[0] && after[1] >= before[1], "{g}");
+    }
+    let root = |k: usize| {
+        let text = std::fs::read_to_string(env.input().join(format!("w{k}.sgf"))).unwrap();
+        text[..text.find("\n;").unwrap()].to_string()
+    };
+    assert!(root(0).contains("HA[2]KM[0]RU[Japanese]"), "{}", root(0));
+    assert!(root(2).contains("RU[Chinese]"), "{}", root(2));
 }
