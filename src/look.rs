@@ -71,6 +71,9 @@ pub struct Finishing {
     pub margin: Option<f32>,
     /// The same when the other side (not `Look::to_move`) starts the finishing.
     pub margin_other_start: Option<f32>,
+    /// The points whose stone the finishing moves capture, the record's or their own, in
+    /// point order: the position counted lacks them, so a diagram must not show them alive.
+    pub captured: Vec<Point>,
 }
 
 /// One block and the methods' verdicts on it.
@@ -202,6 +205,7 @@ impl Look {
                     .iter()
                     .map(|&(c, i, why)| (c, board.point(i), why))
                     .collect(),
+                captured: captured_by(board, f.played.iter().map(|&(c, i, _)| (c, i))),
                 unsure: f.unsure,
                 unsure_at: f
                     .unsure_at
@@ -294,6 +298,27 @@ impl Look {
             key: None,
         }
     }
+}
+
+/// The points whose stone `moves` take off `board` when played on it, in point order.
+fn captured_by(board: &Board, moves: impl Iterator<Item = (Color, Idx)>) -> Vec<Point> {
+    let mut b = board.clone();
+    let mut taken = Vec::new();
+    for (c, i) in moves {
+        let before = b.cells().to_vec();
+        if b.play(c, b.point(i)).is_err() {
+            // The finishing played these on a copy of this board, so none fails; were one
+            // to, what it and the moves after it capture is unknown.
+            break;
+        }
+        taken.extend(
+            b.points()
+                .filter(|&j| matches!(before[j], Cell::Stone(_)) && b.cell(j) == Cell::Empty),
+        );
+    }
+    taken.sort_unstable();
+    taken.dedup();
+    points(board, &taken)
 }
 
 /// Board indices as points, in point order.

@@ -103,13 +103,13 @@ pub fn life_diagram(l: &Look) -> Diagram {
             l.stones_where(|b| b.verdict.benson),
         )
         .layer(
-            Shape::Territory(Color::Black),
-            "Black's unconditional territory",
+            Shape::Unconditional(Color::Black),
+            "Black's unconditional territory (Benson)",
             l.territory[0].clone(),
         )
         .layer(
-            Shape::Territory(Color::White),
-            "White's unconditional territory",
+            Shape::Unconditional(Color::White),
+            "White's unconditional territory (Benson)",
             l.territory[1].clone(),
         )
         .layer(
@@ -169,11 +169,16 @@ pub fn dead_diagram(l: &Look) -> Diagram {
     finishing_layers(territory_layers(d, l), l)
 }
 
-/// The finishing's stones, numbered in the order played.
+/// The finishing's stones, numbered in the order played, and the stones they capture.
 fn finishing_layers(mut d: Diagram, l: &Look) -> Diagram {
     let Some(f) = &l.finishing else {
         return d;
     };
+    d = d.layer(
+        Shape::Captured,
+        "stone the finishing moves capture",
+        f.captured.clone(),
+    );
     for c in [Color::Black, Color::White] {
         let moves = f
             .moves
@@ -501,7 +506,7 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, keys: Option<&Keys>, n: usize
                     "; Benson proves no stone alive here"
                 },
                 if l.territory.iter().any(|t| !t.is_empty()) {
-                    ", small squares their unconditional territory"
+                    ", square frames their unconditional territory"
                 } else {
                     ""
                 }

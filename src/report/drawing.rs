@@ -21,9 +21,18 @@ pub enum Shape {
     Square,
     /// An orange circle on a stone.
     Circle,
-    /// A small square of the owner's colour on an empty point (territory).
+    /// A small square of the owner's colour on an empty point: territory in the count.
     Territory(Color),
-    /// A green ring on an empty point: a block's own eye.
+    /// A square frame of the owner's colour around a point: Benson's unconditional
+    /// territory. A frame, not a square like the count's, since the two differ (the count
+    /// also takes what Benson cannot prove) and often fall on one point; it frames a stone
+    /// inside too, around its cross, so that a dead stone and the territory it stands in
+    /// read together.
+    Unconditional(Color),
+    /// A faded stone in a dashed ring: a stone the finishing moves capture. The ring is wider
+    /// than a numbered stone, so that it shows around a finishing move played on the point.
+    Captured,
+    /// A green ring on an empty point: a block's own eye (round the count's square there).
     OwnEye,
     /// A blue ring on an empty point: an eye two blocks or more share.
     SharedEye,
@@ -45,11 +54,30 @@ impl Shape {
             Shape::Circle => "circle",
             Shape::Territory(Color::Black) => "territory-b",
             Shape::Territory(Color::White) => "territory-w",
+            Shape::Unconditional(Color::Black) => "benson-b",
+            Shape::Unconditional(Color::White) => "benson-w",
+            Shape::Captured => "captured",
             Shape::OwnEye => "own-eye",
             Shape::SharedEye => "shared-eye",
             Shape::VitalEye => "vital-eye",
             Shape::Numbered(Color::Black) => "move-b",
             Shape::Numbered(Color::White) => "move-w",
+        }
+    }
+
+    /// Where the mark is drawn in the pile on a point, lowest first: a captured stone's veil,
+    /// the eye marks, the marks of a point's area, the marks of a stone, the finishing's
+    /// stones on top. Sizes nest so that none hides another: the count's square (4 px from
+    /// the centre, 5.7 at its corners) inside an eye ring (6 to 8) and on a diamond whose
+    /// tips reach out past it (to 9), a ring inside Benson's frame (from 8.25), a cross
+    /// (7.5) inside the frame, a numbered stone (10) inside a captured stone's ring (11.5).
+    fn depth(self) -> u8 {
+        match self {
+            Shape::Captured => 0,
+            Shape::OwnEye | Shape::SharedEye | Shape::VitalEye => 1,
+            Shape::Territory(_) | Shape::Unconditional(_) => 2,
+            Shape::Triangle | Shape::Dot | Shape::Cross | Shape::Square | Shape::Circle => 3,
+            Shape::Numbered(_) => 4,
         }
     }
 }
@@ -63,6 +91,37 @@ pub struct Layer {
     /// The number of each point of a `Numbered` layer (empty otherwise: numbered in order).
     pub numbers: Vec<usize>,
 }
+
+impl Layer {
+    fn is_numbered(&self) -> bool {
+        matches!(self.shape, Shape::Numbered(_))
+    }
+
+    /// The number of the layer's `k`th point: its own, else its place.
+    fn number(&self, k: usize) -> usize {
+        self.numbers.get(k).copied().unwrap_or(k + 1)
+    }
+}
+
+/// A numbered stone played where an earlier numbered stone stood (captured since): drawn
+/// as a note, `29 at 8`, since a stone on top would hide the earlier one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct MoveNote {
+    shape: Shape,
+    point: Point,
+    number: usize,
+    /// The number of the stone drawn on the point.
+    at: usize,
+}
+
+impl MoveNote {
+    fn text(&self) -> String {
+        format!("{} at {}", self.number, self.at)
+    }
+}
+
+/// Notes on a line of the legend.
+const NOTES_PER_LINE: usize = 6;
 
 /// A board to draw: the position, its last stone, the marks, and the part to show.
 #[derive(Clone, Debug)]
@@ -156,6 +215,43 @@ impl Diagram {
         self
     }
 
+    /// The numbered stones shown that stand where a lower number stands: the `(point,
+    /// number)` of each, and their notes in lines, by number.
+    fn moves_at_moves(&self) -> (Vec<(Point, usize)>, Vec<Vec<MoveNote>>) {
+        let mut moves: Vec<(usize, Point, Shape)> = self
+            .layers
+            .iter()
+            .filter(|l| l.is_numbered())
+            .flat_map(|l| {
+                l.points
+                    .iter()
+                    .enumerate()
+                    .map(move |(k, &p)| (l.number(k), p, l.shape))
+            })
+            .filter(|&(_, p, _)| self.shows(p))
+            .collect();
+        moves.sort_unstable_by_key(|m| m.0);
+        let mut first: Vec<(Point, usize)> = Vec::new();
+        let mut notes = Vec::new();
+        for (number, point, shape) in moves {
+            match first.iter().find(|f| f.0 == point) {
+                Some(&(_, at)) => notes.push(MoveNote {
+                    shape,
+                    point,
+                    number,
+                    at,
+                }),
+                None => first.push((point, number)),
+            }
+        }
+        let hidden = notes.iter().map(|n| (n.point, n.number)).collect();
+        let lines = notes
+            .chunks(NOTES_PER_LINE)
+            .map(<[MoveNote]>::to_vec)
+            .collect();
+        (hidden, lines)
+    }
+
     fn shows(&self, p: Point) -> bool {
         let (x0, y0, x1, y1) = self.view;
         (x0..=x1).contains(&p.x) && (y0..=y1).contains(&p.y)
@@ -196,16 +292,28 @@ impl Diagram {
         let size = self.board.size();
         let cols = u32::from(x1 - x0) + 1;
         let rows = u32::from(y1 - y0) + 1;
-        let legend_rows = self.layers.len() as u32 + u32::from(self.last.is_some());
+        // The legend names only what the picture shows: a crop leaves layers and the last
+        // stone out of view, and a legend line for them would send the reader looking.
+        let last = self.last.filter(|&p| self.shows(p));
+        let layers: Vec<&Layer> = self
+            .layers
+            .iter()
+            .filter(|l| l.points.iter().any(|&p| self.shows(p)))
+            .collect();
+        let (hidden, notes) = self.moves_at_moves();
+        let legend_rows = layers.len() as u32 + u32::from(last.is_some()) + notes.len() as u32;
         // The title under the legend, a line per ` · `-separated part.
         let title_lines: Vec<&str> = title.split(" · ").filter(|l| !l.is_empty()).collect();
         let legend_rows = legend_rows + title_lines.len() as u32;
         // Wide enough for the longest legend or title line (about 7.5 px a character).
-        let longest = self
-            .layers
+        let longest = layers
             .iter()
             .map(|l| 32 + l.label.chars().count() as u32 * 15 / 2)
             .chain(title_lines.iter().map(|t| 8 + t.chars().count() as u32 * 7))
+            .chain(notes.iter().map(|line| {
+                let chars: usize = line.iter().map(|n| n.text().chars().count() + 2).sum();
+                8 + chars as u32 * 15 / 2
+            }))
             .max()
             .unwrap_or(0);
         let width = (2 * MARGIN + cols * CELL).max(260).max(longest + 8);
@@ -301,7 +409,7 @@ impl Diagram {
                 );
             }
         }
-        if let Some(p) = self.last.filter(|&p| self.shows(p)) {
+        if let Some(p) = last {
             let ring = self.contrast(p);
             let _ = writeln!(
                 s,
@@ -310,11 +418,14 @@ impl Diagram {
                 cy(p.y)
             );
         }
-        for layer in &self.layers {
+        // Drawn in the order of `Shape::depth`, the legend keeps the layers' order.
+        let mut piled = layers.clone();
+        piled.sort_by_key(|l| l.shape.depth());
+        for layer in piled {
             for (k, &p) in layer.points.iter().enumerate() {
-                if self.shows(p) {
+                let n = layer.number(k);
+                if self.shows(p) && !(layer.is_numbered() && hidden.contains(&(p, n))) {
                     let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
-                    let n = layer.numbers.get(k).copied().unwrap_or(k + 1);
                     let _ = writeln!(s, "{}", shape_svg(layer.shape, p, x, y, n));
                 }
             }
@@ -322,7 +433,7 @@ impl Diagram {
         // The legend: one line per layer, its shape drawn beside its meaning.
         let mut entries = Vec::new();
         let first = board_h as i32 + 6;
-        if self.last.is_some() {
+        if last.is_some() {
             entries.push((
                 format!(
                     r##"<circle cx="14" cy="{first}" r="5" fill="#dcb35c" stroke="#000000" stroke-width="2"/>"##
@@ -330,7 +441,7 @@ impl Diagram {
                 "the last stone played",
             ));
         }
-        for layer in &self.layers {
+        for layer in &layers {
             let ly = first + 20 * entries.len() as i32;
             let elt = shape_svg(layer.shape, Point::new(0, 0), 14, ly, 1)
                 .replacen(r#" data-point="aa""#, "", 1)
@@ -346,11 +457,33 @@ impl Diagram {
                 xml_escape(text)
             );
         }
+        // The finishing's moves played where an earlier one stood, as Go books write them.
+        for (k, line) in notes.iter().enumerate() {
+            let spans: Vec<String> = line
+                .iter()
+                .map(|n| {
+                    format!(
+                        r#"<tspan data-mark="{}" data-point="{}" data-number="{}" data-at="{}">{}</tspan>"#,
+                        n.shape.id(),
+                        n.point,
+                        n.number,
+                        n.at,
+                        n.text()
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                r##"<text data-notes="{k}" x="8" y="{}" font-size="13" fill="#000000">{}</text>"##,
+                first + 20 * (entries.len() + k) as i32 + 4,
+                spans.join(", ")
+            );
+        }
         for (k, line) in title_lines.iter().enumerate() {
             let _ = writeln!(
                 s,
                 r##"<text data-title="{k}" x="8" y="{}" font-size="12" fill="#333333">{}</text>"##,
-                first + 20 * (entries.len() + k) as i32 + 4,
+                first + 20 * (entries.len() + notes.len() + k) as i32 + 4,
                 xml_escape(line)
             );
         }
@@ -475,21 +608,49 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
                 y - 4
             )
         }
+        Shape::Unconditional(c) => {
+            // White's frame is edged in black on both sides, to show on the board, on a black
+            // stone and on the legend's white alike, and to differ from Black's there.
+            let (x, y) = (f64::from(x), f64::from(y));
+            let frame = |half: f64, colour: &str, width: f64| {
+                format!(
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="{width}"/>"##,
+                    x - half,
+                    y - half,
+                    2.0 * half,
+                    2.0 * half
+                )
+            };
+            let rects = if c == Color::Black {
+                frame(9.0, "#111111", 1.5)
+            } else {
+                [
+                    frame(10.4, "#111111", 0.8),
+                    frame(8.1, "#111111", 0.8),
+                    frame(9.25, "#fafafa", 1.5),
+                ]
+                .concat()
+            };
+            format!(r##"<g data-mark="{id}" data-point="{p}">{rects}</g>"##)
+        }
+        Shape::Captured => format!(
+            r##"<g data-mark="{id}" data-point="{p}"><circle cx="{x}" cy="{y}" r="11" fill="#dcb35c" opacity="0.6"/><circle cx="{x}" cy="{y}" r="11.5" fill="none" stroke="#333333" stroke-width="1.5" stroke-dasharray="3 2"/></g>"##
+        ),
         Shape::OwnEye => format!(
-            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="5" fill="none" stroke="#2ca02c" stroke-width="3"/>"##
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="7" fill="none" stroke="#2ca02c" stroke-width="2"/>"##
         ),
         Shape::SharedEye => format!(
-            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="5" fill="none" stroke="#1f77b4" stroke-width="3"/>"##
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="7" fill="none" stroke="#1f77b4" stroke-width="2"/>"##
         ),
         Shape::VitalEye => format!(
             r##"<polygon data-mark="{id}" data-point="{p}" points="{},{} {},{} {},{} {},{}" fill="#9467bd" stroke="#ffffff" stroke-width="1"/>"##,
             x,
-            y - 7,
-            x + 7,
+            y - 9,
+            x + 9,
             y,
             x,
-            y + 7,
-            x - 7,
+            y + 9,
+            x - 9,
             y
         ),
         Shape::Numbered(c) => {
@@ -499,7 +660,7 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
                 ("#fafafa", "#000000")
             };
             format!(
-                r##"<g data-mark="{id}" data-point="{p}" data-number="{n}"><circle cx="{x}" cy="{y}" r="10" fill="{fill}" stroke="#000000" stroke-width="1" opacity="0.85"/><text x="{x}" y="{}" font-size="10" text-anchor="middle" fill="{ink}">{n}</text></g>"##,
+                r##"<g data-mark="{id}" data-point="{p}" data-number="{n}"><circle cx="{x}" cy="{y}" r="10" fill="{fill}" stroke="#000000" stroke-width="1"/><text x="{x}" y="{}" font-size="10" text-anchor="middle" fill="{ink}">{n}</text></g>"##,
                 y + 4
             )
         }
@@ -612,5 +773,179 @@ mod tests {
         assert_eq!(marked, ["aa", "ab"]);
         assert_eq!(svg.matches("data-stone=").count(), 4);
         assert!(svg.contains("a &lt; b &amp; c"));
+    }
+
+    /// The elements of `svg` marked on the board (not in the legend), in document order:
+    /// `(data-mark, data-point, the element)`.
+    fn marks(doc: &roxmltree::Document) -> Vec<(String, String, roxmltree::NodeId)> {
+        doc.descendants()
+            .filter(|n| n.attribute("data-at").is_none())
+            .filter_map(|n| {
+                Some((
+                    n.attribute("data-mark")?.to_string(),
+                    n.attribute("data-point")?.to_string(),
+                    n.id(),
+                ))
+            })
+            .collect()
+    }
+
+    fn number(n: roxmltree::Node, a: &str) -> f64 {
+        n.attribute(a).unwrap().parse().unwrap()
+    }
+
+    /// Issue 51: a finishing move played where an earlier one stood was drawn over it (or
+    /// under it), with no note; it is a note, `5 at 2`, and the point keeps the first stone.
+    #[test]
+    fn a_move_where_an_earlier_move_stood_is_a_note() {
+        let d = Diagram::new(Board::new(9).unwrap(), None)
+            .numbered(Color::White, "White's", vec![(pt("cc"), 2), (pt("dd"), 4)])
+            .numbered(Color::Black, "Black's", vec![(pt("ee"), 1), (pt("cc"), 5)]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let drawn: Vec<(&str, &str)> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("g") && n.attribute("data-number").is_some())
+            .map(|n| (n.attribute("data-point").unwrap(), n.attribute("data-number").unwrap()))
+            .collect();
+        assert_eq!(drawn, [("cc", "2"), ("dd", "4"), ("ee", "1")]);
+        let notes: Vec<(&str, &str, &str, &str)> = doc
+            .descendants()
+            .filter(|n| n.attribute("data-at").is_some())
+            .map(|n| {
+                (
+                    n.attribute("data-mark").unwrap(),
+                    n.attribute("data-point").unwrap(),
+                    n.attribute("data-number").unwrap(),
+                    n.text().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(notes, [("move-b", "cc", "5", "5 at 2")]);
+    }
+
+    /// Issue 51: a crop's legend listed the last stone and layers out of the picture.
+    #[test]
+    fn the_legend_names_only_what_the_crop_shows() {
+        let mut board = Board::new(19).unwrap();
+        for p in ["pc", "qd", "cq"] {
+            board.setup(pt(p), Some(Color::Black)).unwrap();
+        }
+        let d = Diagram::new(board, Some(pt("cq")))
+            .layer(Shape::Triangle, "near", vec![pt("pc"), pt("qd")])
+            .layer(Shape::Cross, "far", vec![pt("cq")])
+            .crop_to(&[pt("pc"), pt("qd")]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(texts.contains(&"near"));
+        assert!(!texts.contains(&"far"), "{svg}");
+        assert!(!texts.contains(&"the last stone played"), "{svg}");
+        assert!(!svg.contains(r#"data-legend="cross""#));
+        // Uncropped, both are in the picture and in the legend.
+        let whole = Diagram { view: (0, 0, 18, 18), ..d }.svg("t");
+        assert!(whole.contains(">far<") && whole.contains(">the last stone played<"));
+    }
+
+    /// Issue 51: the count's squares hid the eyes' marks under them. Eyes are drawn first,
+    /// and reach out past the square: a ring's inside clears the square's corners, a
+    /// diamond's tips stand out past its sides.
+    #[test]
+    fn an_eye_mark_shows_around_the_counts_square() {
+        for eye in [Shape::OwnEye, Shape::SharedEye, Shape::VitalEye] {
+            let d = Diagram::new(Board::new(9).unwrap(), None)
+                .layer(Shape::Territory(Color::Black), "count", vec![pt("ee")])
+                .layer(eye, "eye", vec![pt("ee")]);
+            let svg = d.svg("t");
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let on: Vec<_> = marks(&doc)
+                .into_iter()
+                .filter(|m| m.1 == "ee")
+                .collect();
+            let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+            assert_eq!(order, [eye.id(), "territory-b"], "{eye:?}: drawn under the square");
+            let square = doc.get_node(on[1].2).unwrap();
+            let half = number(square, "width") / 2.0 + number(square, "stroke-width") / 2.0;
+            let corner = half * std::f64::consts::SQRT_2;
+            let e = doc.get_node(on[0].2).unwrap();
+            if eye == Shape::VitalEye {
+                let (cy, top) = (number(square, "y") + number(square, "height") / 2.0, {
+                    let pts = e.attribute("points").unwrap();
+                    let first = pts.split(' ').next().unwrap();
+                    first.split(',').nth(1).unwrap().parse::<f64>().unwrap()
+                });
+                assert!(cy - top >= half + 4.0, "{eye:?}: tips {} past {half}", cy - top);
+            } else {
+                let inside = number(e, "r") - number(e, "stroke-width") / 2.0;
+                assert!(inside > corner, "{eye:?}: ring from {inside}, corners at {corner}");
+            }
+        }
+    }
+
+    /// Issue 51: Benson's territory and a dead stone on one point read together: the frame
+    /// goes round the cross, and the count's square (never on a stone) is not its mark.
+    #[test]
+    fn a_dead_stone_in_benson_territory_shows_its_cross_and_the_frame() {
+        for c in [Color::Black, Color::White] {
+            let mut board = Board::new(9).unwrap();
+            board.setup(pt("ee"), Some(c.opponent())).unwrap();
+            let d = Diagram::new(board, None)
+                .layer(Shape::Unconditional(c), "benson", vec![pt("ee")])
+                .layer(Shape::Cross, "dead", vec![pt("ee")]);
+            let svg = d.svg("t");
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let on: Vec<_> = marks(&doc)
+                .into_iter()
+                .filter(|m| m.1 == "ee")
+                .collect();
+            let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+            assert_eq!(order, [Shape::Unconditional(c).id(), "cross"]);
+            assert_ne!(Shape::Unconditional(c).id(), Shape::Territory(c).id());
+            // The cross's arms reach 6 px from the centre (its path starts at x − 6), its
+            // stroke a little more; each of the frame's edges lies beyond.
+            let cross = doc.get_node(on[1].2).unwrap();
+            let d = cross.attribute("d").unwrap();
+            let x = d[1..].split(' ').next().unwrap().parse::<f64>().unwrap() + 6.0;
+            let cross = 6.0 + number(cross, "stroke-width") / 2.0;
+            for r in doc.get_node(on[0].2).unwrap().children().filter(|n| n.is_element()) {
+                let inside = x - number(r, "x") - number(r, "stroke-width") / 2.0;
+                assert!(inside > cross, "{c:?}: a frame's edge at {inside}, the cross {cross}");
+            }
+        }
+    }
+
+    /// Issue 51: a captured stone's ring shows round a finishing move played on its point.
+    #[test]
+    fn a_captured_stones_ring_shows_round_a_move_on_it() {
+        let mut board = Board::new(9).unwrap();
+        board.setup(pt("ee"), Some(Color::White)).unwrap();
+        let d = Diagram::new(board, None)
+            .layer(Shape::Captured, "captured", vec![pt("ee")])
+            .numbered(Color::Black, "Black's", vec![(pt("ee"), 3)]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
+        let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+        assert_eq!(order, ["captured", "move-b"]);
+        let radius = |id| {
+            doc.get_node(id)
+                .unwrap()
+                .children()
+                .filter(|n| n.has_tag_name("circle"))
+                .map(|n| {
+                    number(n, "r") + n.attribute("stroke-width").map_or(0.0, |w| w.parse().unwrap()) / 2.0
+                })
+                .fold(0.0, f64::max)
+        };
+        let ring = doc
+            .get_node(on[0].2)
+            .unwrap()
+            .children()
+            .filter(|n| n.attribute("stroke-dasharray").is_some())
+            .map(|n| number(n, "r") - number(n, "stroke-width") / 2.0)
+            .next()
+            .expect("a dashed ring");
+        assert!(ring > radius(on[1].2), "ring from {ring}, the stone to {}", radius(on[1].2));
+        assert!(svg.contains(r#"data-legend="captured""#));
     }
 }
