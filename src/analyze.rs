@@ -653,6 +653,28 @@ mod tests {
         assert_eq!(a.games[0].status, Status::DecodeError);
     }
 
+    /// Issue 49 item 7: one node holding a million `C[x]` (4 MB) took minutes and hundreds
+    /// of MB, a note per repeat; it is one game whose detail lists the first few.
+    #[test]
+    fn a_million_repeated_comments_in_one_node() {
+        let bytes = format!("(;GM[1]SZ[9]{};B[ee])", "C[x]".repeat(1_000_000));
+        let a = analyze_file(bytes.as_bytes());
+        assert_eq!(a.games.len(), 1);
+        let g = &a.games[0];
+        assert_eq!(g.status, Status::Ok);
+        assert_eq!(g.position.as_ref().unwrap().stones, [1, 0]);
+        let notes: Vec<&str> = g.detail.split("; ").collect();
+        assert_eq!(notes.len(), sgf::tidy::NOTES_MAX + 1, "{}", g.detail);
+        assert_eq!(notes[0], "C repeated in node 0 (line 1, column 17)");
+        assert_eq!(
+            notes[sgf::tidy::NOTES_MAX],
+            format!(
+                "{} more slips put right, not listed",
+                999_999 - sgf::tidy::NOTES_MAX
+            )
+        );
+    }
+
     #[test]
     fn illegal_moves_keep_the_position_reached() {
         let a = analyze_file(b"(;SZ[9];B[ee];W[ee])");

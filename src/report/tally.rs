@@ -360,6 +360,12 @@ summable! {
         /// Blocks judged by a reference (markup, KataGo) with the estimate's `dead_share`, by
         /// tenths of it: `(blocks, those the reference calls dead)`.
         pub calibration: [(u64, u64); CALIBRATION_BINS],
+        /// Per bin, the sum of those blocks' `dead_share` in thousandths: the share the bin
+        /// stated, to set against the share the reference found.
+        pub calibration_stated: [u64; CALIBRATION_BINS],
+        /// The sum over those blocks of (`dead_share` − dead)², in millionths: the Brier
+        /// score's numerator, kept whole so that shards add up exactly.
+        pub brier: u64,
     }
 }
 
@@ -408,7 +414,47 @@ pub fn calibration_bin(i: usize) -> String {
     format!("{:.1}-{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0)
 }
 
+/// How well `dead_share` states the chance that a block dies, against a reference's verdicts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibration {
+    /// Blocks judged.
+    pub blocks: u64,
+    /// The mean of (share − dead)²: 0 for a share always right and sure, 0.25 for 0.5 always.
+    pub brier: f64,
+    /// The expected calibration error: the bins' gaps between the share stated and the
+    /// share found dead, weighted by their blocks.
+    pub error: f64,
+    /// The largest such gap of a bin, and the bin.
+    pub largest_gap: (f64, usize),
+}
+
 impl Tally {
+    /// `dead_share`'s calibration, when some block has a share and a reference's verdict.
+    pub fn calibration(&self) -> Option<Calibration> {
+        let blocks: u64 = self.calibration.iter().map(|b| b.0).sum();
+        if blocks == 0 {
+            return None;
+        }
+        let mut error = 0.0;
+        let mut largest_gap = (0.0, 0);
+        for (i, &(n, dead)) in self.calibration.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let gap = (self.calibration_stated[i] as f64 / 1000.0 - dead as f64).abs();
+            error += gap;
+            if gap / n as f64 > largest_gap.0 {
+                largest_gap = (gap / n as f64, i);
+            }
+        }
+        Some(Calibration {
+            blocks,
+            brier: self.brier as f64 / 1e6 / blocks as f64,
+            error: error / blocks as f64,
+            largest_gap,
+        })
+    }
+
     /// Adds one games.csv row.
     pub fn add_game(&mut self, g: &GameFacts) {
         self.rows += 1;
@@ -546,9 +592,13 @@ impl Tally {
     /// Adds one block of a game that ended as `ending`, played in `era`.
     pub fn add_block(&mut self, ending: Ending, era: Era, b: &BlockFacts) {
         if let (Some(share), Some(status)) = (b.dead_share, b.final_status) {
-            let bin = &mut self.calibration[usize::from(share / 100).min(CALIBRATION_BINS - 1)];
-            bin.0 += 1;
-            bin.1 += u64::from(!status.lives());
+            let i = usize::from(share / 100).min(CALIBRATION_BINS - 1);
+            let dead = !status.lives();
+            self.calibration[i].0 += 1;
+            self.calibration[i].1 += u64::from(dead);
+            self.calibration_stated[i] += u64::from(share);
+            let miss = i64::from(share) - if dead { 1000 } else { 0 };
+            self.brier += (miss * miss) as u64;
         }
         if let Some(status) = b.final_status {
             self.finals.add(b, status);
@@ -663,7 +713,15 @@ impl Tally {
             let bin = format!("dead_share:{}", calibration_bin(i));
             push("calibration", "", &format!("{bin}:blocks"), *blocks);
             push("calibration", "", &format!("{bin}:dead"), *dead);
+            let stated = self.calibration_stated[i];
+            push(
+                "calibration",
+                "",
+                &format!("{bin}:share_sum_thousandths"),
+                stated,
+            );
         }
+        push("calibration", "", "brier_sum_millionths", self.brier);
         for ((how, winner), n) in &self.endings {
             push(
                 "games",
@@ -858,6 +916,17 @@ mod tests {
             t.add_block(Ending::Score, Era::To2009, &b);
         }
         assert_eq!(t.calibration[6], (2, 1));
+        // Shares 0.65 (dead), 0.699 (alive) and 1.0 (dead): (0.35² + 0.699² + 0²) / 3.
+        let c = t.calibration().unwrap();
+        assert_eq!(c.blocks, 3);
+        assert!(
+            (c.brier - (0.35f64.powi(2) + 0.699f64.powi(2)) / 3.0).abs() < 1e-9,
+            "{c:?}"
+        );
+        // Bin 0.6-0.7 states 1.349 dead of 2 and finds 1; bin 0.9-1.0 states 1 and finds 1.
+        assert!((c.error - 0.349 / 3.0).abs() < 1e-9, "{c:?}");
+        assert!((c.largest_gap.0 - 0.349 / 2.0).abs() < 1e-9, "{c:?}");
+        assert_eq!(c.largest_gap.1, 6);
         assert_eq!(t.calibration[9], (1, 1));
         assert_eq!(t.calibration.iter().map(|b| b.0).sum::<u64>(), 3);
         assert_eq!(calibration_bin(6), "0.6-0.7");

@@ -5,6 +5,11 @@
 //! editors. The order of evidence is fixed: a byte-order mark, else the file's own `CA`
 //! property, else valid UTF-8, else statistical detection (chardetng), else a single-byte
 //! fallback that cannot fail. The step that decided is recorded with the result.
+//!
+//! Bytes that are not text at all (random data, a PNG or a gzip file renamed `.sgf`) are one
+//! error: a NUL before any `(`, or control bytes no text encoding uses, many of them, in the
+//! file's head. The same test decides whether a large file may be cut into game trees on its
+//! bytes before decoding (`splits_as_bytes`), so that such a file is still one row.
 
 use std::borrow::Cow;
 
@@ -60,7 +65,12 @@ pub enum DecodeError {
     },
     #[error("binary data: NUL byte at offset {0}")]
     Binary(usize),
+    #[error("binary data: {count} control bytes in its first {len}")]
+    Controls { count: usize, len: usize },
 }
+
+/// How much of a file's start the evidence of its encoding is taken from.
+pub const HEAD: usize = 64 * 1024;
 
 /// Decodes a file's bytes to UTF-8.
 pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
@@ -77,8 +87,8 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             return Ok(d);
         }
     }
-    if let Some(nul) = binary_at(bytes) {
-        return Err(DecodeError::Binary(nul));
+    if let Some(e) = not_text(bytes) {
+        return Err(e);
     }
     if let Some(enc) = ca_property(bytes).and_then(|label| Encoding::for_label(label.as_bytes())) {
         // A CA naming UTF-16 cannot describe bytes that hold no NUL: ignore it then.
@@ -136,11 +146,50 @@ fn first_malformed(enc: &'static Encoding, bytes: &[u8]) -> usize {
     }
 }
 
-/// A NUL byte before any `(` means the file is not text at all. NULs later on (padding after
-/// the game, a stray byte in a comment) are left to the parser, which skips or rejects them.
-fn binary_at(bytes: &[u8]) -> Option<usize> {
-    let nul = memchr::memchr(0, bytes)?;
-    memchr::memchr(b'(', &bytes[..nul]).is_none().then_some(nul)
+/// Why bytes that are not UTF-16 are not text at all. A NUL byte before any `(`; NULs later
+/// on (padding after the game, a stray byte in a comment) are left to the parser, which skips
+/// or rejects them. Or more than one byte in 20 of the head a control byte that no encoding
+/// an SGF file comes in uses (white space, SUB, ESC, SO and SI are used): random data has one
+/// in 12, text none, so a few junk bytes between games do not make a file binary.
+fn not_text(bytes: &[u8]) -> Option<DecodeError> {
+    if let Some(nul) = memchr::memchr(0, bytes) {
+        if memchr::memchr(b'(', &bytes[..nul]).is_none() {
+            return Some(DecodeError::Binary(nul));
+        }
+    }
+    let head = &bytes[..bytes.len().min(HEAD)];
+    let count = controls(head);
+    (count >= 16 && count * 20 > head.len()).then_some(DecodeError::Controls {
+        count,
+        len: head.len(),
+    })
+}
+
+/// How many bytes of `head` are control bytes no text encoding uses (1–8, 0x10–0x19,
+/// 0x1C–0x1F). Counted without branches into a byte per block, so that the count runs at
+/// vector speed over every file's head.
+fn controls(head: &[u8]) -> usize {
+    let is_control = |b: u8| {
+        u8::from((b.wrapping_sub(1) < 8) | (b.wrapping_sub(0x10) < 10) | (b.wrapping_sub(0x1C) < 4))
+    };
+    head.chunks(255)
+        .map(|block| {
+            block
+                .iter()
+                .fold(0u8, |n, &b| n.wrapping_add(is_control(b))) as usize
+        })
+        .sum()
+}
+
+/// Whether a file whose start is `head` may be cut into game trees on its bytes, before
+/// decoding (a large file is read a tree at a time): text in which `(`, `;`, `[` and `)` are
+/// their ASCII bytes. UTF-16 and binary data are not: such a file is read and decoded whole,
+/// so that it gives its games or one row saying it is not text, not a row per `(;` found.
+pub fn splits_as_bytes(head: &[u8]) -> bool {
+    let utf16 = |enc| enc == UTF_16LE || enc == UTF_16BE;
+    !Encoding::for_bom(head).is_some_and(|(enc, _)| utf16(enc))
+        && sniff_utf16(head).is_none()
+        && not_text(head).is_none()
 }
 
 /// UTF-16 without a BOM: an SGF file starts with `(`, so its first code unit shows the order.
@@ -186,6 +235,18 @@ fn ca_property(bytes: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_bytes_are_counted_exactly() {
+        let all: Vec<u8> = (0..=255u8).cycle().take(256 * 3 + 17).collect();
+        let naive = all
+            .iter()
+            .filter(|&&b| matches!(b, 1..=8 | 0x10..=0x19 | 0x1C..=0x1F))
+            .count();
+        assert_eq!(controls(&all), naive);
+        assert_eq!(controls(&[5u8; 1000]), 1000);
+        assert_eq!(controls(b"(;GM[1]\t\r\n)"), 0);
+    }
 
     #[test]
     fn ascii_is_utf8() {
@@ -267,5 +328,67 @@ mod tests {
             Some("UTF-8")
         );
         assert_eq!(ca_property(b"(;PB[x])"), None);
+    }
+
+    /// A little generator of noise: the same bytes on every run.
+    fn noise(seed: u64, len: usize) -> Vec<u8> {
+        let mut x = seed;
+        (0..len)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (x >> 56) as u8
+            })
+            .collect()
+    }
+
+    /// Issue 49 item 7: noise with a `(` before its first NUL passed as text (and a large
+    /// file of it was cut into a row per `(;`).
+    #[test]
+    fn noise_with_a_paren_before_any_nul_is_binary() {
+        for seed in 1..40 {
+            for len in [1 << 10, 64 << 10, 200 << 10] {
+                let mut bytes = noise(seed, len);
+                bytes[..3].copy_from_slice(b"(;C");
+                let e = decode(&bytes).unwrap_err();
+                assert!(
+                    matches!(e, DecodeError::Controls { .. }),
+                    "{seed} {len}: {e}"
+                );
+                assert!(!splits_as_bytes(&bytes[..len.min(HEAD)]));
+            }
+        }
+    }
+
+    /// Text with a little junk in it is text, and a large one is cut into trees.
+    #[test]
+    fn text_with_junk_between_games_is_text() {
+        let game = b"(;GM[1]SZ[9]PB[x]PW[y];B[ee];W[cc];B[gg])\n";
+        let mut bytes = Vec::new();
+        for seed in 0..40 {
+            bytes.extend_from_slice(game);
+            bytes.extend(noise(seed, 20));
+        }
+        assert!(decode(&bytes).is_ok());
+        assert!(splits_as_bytes(&bytes));
+        let (gb, _, _) = encoding_rs::GBK.encode("(;CA[gb2312]PB[聂卫平])\x1a");
+        assert!(splits_as_bytes(&gb));
+    }
+
+    /// UTF-16 decodes, so it is not cut on its bytes; nor is binary data.
+    #[test]
+    fn utf16_and_binary_are_not_cut_on_their_bytes() {
+        let text = "(;PB[李昌镐])".repeat(10);
+        let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        let with_bom: Vec<u8> = [&[0xFF, 0xFE][..], &le].concat();
+        for bytes in [le, be, with_bom] {
+            assert!(!splits_as_bytes(&bytes));
+            assert!(decode(&bytes).is_ok());
+        }
+        assert!(!splits_as_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"));
+        assert!(!splits_as_bytes(b"\x1f\x8b\x08\0\0\0\0\0\0\x03"));
+        assert!(splits_as_bytes(b"(;SZ[9];B[aa])\0\0\0"));
     }
 }

@@ -338,8 +338,28 @@ pub fn parse_handicap(raw: &str) -> u32 {
     raw.trim().parse().unwrap_or(0)
 }
 
+/// A margin (Black − White − komi) as a result is written: `B+3.5`, `W+50`, `Draw`.
+pub fn result_text(margin: f32) -> String {
+    match margin {
+        m if m > 0.0 => format!("B+{m}"),
+        m if m < 0.0 => format!("W+{}", -m),
+        _ => "Draw".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    /// The report writes a count as a result is written, as its diagrams do: `W+50`, not
+    /// `-50`.
+    #[test]
+    fn margins_are_written_as_results() {
+        assert_eq!(result_text(-50.0), "W+50");
+        assert_eq!(result_text(3.5), "B+3.5");
+        assert_eq!(result_text(0.0), "Draw");
+        assert_eq!(parse_result(&result_text(-6.5)), parse_result("W+6.5"));
+    }
+
     use super::*;
     use crate::go::rules::Scoring;
     use How::*;

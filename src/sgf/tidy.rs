@@ -10,22 +10,94 @@
 //! - an identifier without a value (`W[bb]XX;B[cc]`): left out, so that what follows is read.
 //!
 //! Positions are given as line and column within the game tree, the same whether the tree
-//! comes from a plain file or a compressed collection.
+//! comes from a plain file or a compressed collection. At most `NOTES_MAX` slips are noted
+//! (then how many more): a node repeating a property a million times must not cost a million
+//! notes, each with a position found by scanning the text before it.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
-/// A tree's text with the slips put right, and a note for each.
+/// The most slips a tree's notes name; the detail cell shows about this many anyway
+/// (`row::DETAIL_MAX`).
+pub const NOTES_MAX: usize = 16;
+
+/// A tree's text with the slips put right, and a note for each of the first `NOTES_MAX`,
+/// then one saying how many more were put right.
 pub struct Tidied<'a> {
     pub text: Cow<'a, str>,
     pub notes: Vec<String>,
+}
+
+/// Notes kept up to `NOTES_MAX`; past it only counted, and never written (nor their
+/// positions found).
+#[derive(Default)]
+struct Notes {
+    kept: Vec<String>,
+    more: usize,
+}
+
+impl Notes {
+    fn push(&mut self, note: impl FnOnce() -> String) {
+        if self.kept.len() < NOTES_MAX {
+            self.kept.push(note());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn into_vec(mut self) -> Vec<String> {
+        if self.more > 0 {
+            let s = if self.more == 1 { "" } else { "s" };
+            self.kept
+                .push(format!("{} more slip{s} put right, not listed", self.more));
+        }
+        self.kept
+    }
+}
+
+/// Identifiers seen in the node being read: a few in a list, as in any real node (a search
+/// there costs less than hashing), and the rest in a set, so that a node of a million
+/// distinct identifiers is read in linear time.
+#[derive(Default)]
+struct Seen<'a> {
+    few: Vec<Cow<'a, str>>,
+    many: HashSet<Cow<'a, str>>,
+}
+
+/// How many identifiers `Seen` keeps in its list.
+const FEW: usize = 16;
+
+impl<'a> Seen<'a> {
+    #[inline]
+    fn next_node(&mut self) {
+        self.few.clear();
+        if !self.many.is_empty() {
+            // Dropped rather than cleared: clearing costs its capacity at every node after.
+            self.many = HashSet::new();
+        }
+    }
+
+    #[inline]
+    fn contains(&self, id: &str) -> bool {
+        self.few.iter().any(|f| f == id) || (!self.many.is_empty() && self.many.contains(id))
+    }
+
+    #[inline]
+    fn insert(&mut self, id: Cow<'a, str>) {
+        if self.few.len() < FEW {
+            self.few.push(id);
+        } else {
+            self.many.insert(id);
+        }
+    }
 }
 
 /// Puts right what `tidy`'s module doc lists in one game tree's text.
 pub fn tidy(text: &str) -> Tidied<'_> {
     let b = text.as_bytes();
     let mut drops: Vec<(usize, usize)> = Vec::new();
-    let mut notes = Vec::new();
-    let mut seen: Vec<Cow<'_, str>> = Vec::new();
+    let mut notes = Notes::default();
+    let mut seen = Seen::default();
     let mut node = 0usize;
     let mut i = 0;
     while i < b.len() {
@@ -33,11 +105,11 @@ pub fn tidy(text: &str) -> Tidied<'_> {
             b'[' => i = skip_value(b, i),
             b';' => {
                 node += 1;
-                seen.clear();
+                seen.next_node();
                 i += 1;
             }
             b'(' | b')' => {
-                seen.clear();
+                seen.next_node();
                 i += 1;
             }
             c if c.is_ascii_alphabetic() => {
@@ -69,42 +141,48 @@ pub fn tidy(text: &str) -> Tidied<'_> {
                 } else {
                     Cow::Owned(raw.chars().filter(char::is_ascii_uppercase).collect())
                 };
-                let why = if values == 0 {
-                    Some(format!(
-                        "ignored {raw}, a property without a value ({})",
-                        at()
-                    ))
+                let in_node = node.saturating_sub(1);
+                let dropped = if values == 0 {
+                    notes.push(|| format!("ignored {raw}, a property without a value ({})", at()));
+                    true
                 } else if id.is_empty() {
-                    Some(format!(
-                        "ignored {}, an identifier without upper-case letters ({})",
-                        &text[start..end],
-                        at()
-                    ))
-                } else if seen.contains(&id) {
-                    let repeated = format!("{id} repeated in node {}", node.saturating_sub(1));
-                    if id == "GM" && node == 1 {
-                        Some(format!(
-                            "ignored {}, {repeated} ({})",
+                    notes.push(|| {
+                        format!(
+                            "ignored {}, an identifier without upper-case letters ({})",
                             &text[start..end],
                             at()
-                        ))
+                        )
+                    });
+                    true
+                } else if seen.contains(&id) {
+                    let repeated = |id: &str| format!("{id} repeated in node {in_node}");
+                    if id == "GM" && node == 1 {
+                        notes.push(|| {
+                            format!(
+                                "ignored {}, {} ({})",
+                                &text[start..end],
+                                repeated(&id),
+                                at()
+                            )
+                        });
+                        true
                     } else {
-                        notes.push(format!("{repeated} ({})", at()));
-                        None
+                        notes.push(|| format!("{} ({})", repeated(&id), at()));
+                        false
                     }
                 } else {
-                    seen.push(id);
-                    None
+                    seen.insert(id);
+                    false
                 };
-                if let Some(why) = why {
+                if dropped {
                     drops.push((start, if values == 0 { i } else { end }));
-                    notes.push(why);
                 }
                 i = if values == 0 { i } else { end };
             }
             _ => i += 1,
         }
     }
+    let notes = notes.into_vec();
     if drops.is_empty() {
         return Tidied {
             text: Cow::Borrowed(text),
@@ -202,5 +280,55 @@ mod tests {
         let (text, notes) = tidied("(;AB[aa] [bb]\n[cc]XY;B[dd])");
         assert_eq!(text, "(;AB[aa] [bb]\n[cc];B[dd])");
         assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    /// Issue 49 item 7: a million repeats in one node were a million notes, each with a
+    /// position found by scanning the text before it (minutes, hundreds of MB).
+    #[test]
+    fn a_node_repeating_a_property_a_million_times() {
+        let text = format!("(;GM[1]{};B[aa])", "C[x]".repeat(1_000_000));
+        let t = tidy(&text);
+        assert!(matches!(t.text, Cow::Borrowed(_)));
+        assert_eq!(t.notes.len(), NOTES_MAX + 1);
+        assert_eq!(t.notes[0], "C repeated in node 0 (line 1, column 12)");
+        assert_eq!(
+            t.notes[NOTES_MAX - 1],
+            "C repeated in node 0 (line 1, column 72)"
+        );
+        assert_eq!(
+            t.notes[NOTES_MAX],
+            format!("{} more slips put right, not listed", 999_999 - NOTES_MAX)
+        );
+    }
+
+    /// Every kind of slip counts towards the cap, and the text is still put right past it.
+    #[test]
+    fn slips_past_the_cap_are_put_right_unlisted() {
+        let text = format!("(;GM[1]{}B[aa])", "xx[1] YY ".repeat(2 * NOTES_MAX));
+        let (out, notes) = tidied(&text);
+        assert_eq!(out, format!("(;GM[1]{}B[aa])", "  ".repeat(2 * NOTES_MAX)));
+        assert_eq!(notes.len(), NOTES_MAX + 1);
+        assert_eq!(
+            notes[NOTES_MAX],
+            format!("{} more slips put right, not listed", 3 * NOTES_MAX)
+        );
+    }
+
+    /// A node may hold any number of distinct identifiers: each is looked up once among
+    /// those seen, and none is a slip.
+    #[test]
+    fn a_node_with_a_million_distinct_identifiers() {
+        let letters = |mut n: usize| {
+            let mut id = String::new();
+            for _ in 0..5 {
+                id.push(char::from(b'A' + (n % 26) as u8));
+                n /= 26;
+            }
+            id
+        };
+        let props: String = (0..1_000_000).map(|n| letters(n) + "[]").collect();
+        let text = format!("(;{props};{props})");
+        let t = tidy(&text);
+        assert!(t.notes.is_empty(), "{:?}", &t.notes[..1]);
     }
 }

@@ -15,6 +15,7 @@ use std::io::{self, BufReader, Read};
 use super::input::{is_sgf_name, read_capped, Compression, Container, Input, InputError};
 use super::name::name_of;
 use super::zip_dir::ZipDir;
+use crate::sgf::decode::{splits_as_bytes, HEAD};
 use crate::sgf::scan::{ignored_note, TreeScanner, TreeSpan};
 
 /// One input taken out of a container.
@@ -71,7 +72,10 @@ pub fn for_each_member<E>(
             Ok(r) => r,
             Err(e) => each(failed(e)),
         },
-        Container::Stream(c) => stream_trees(input, decompress(file, c), cap, each),
+        Container::Stream(c) => {
+            let plain = c == Compression::None;
+            stream_trees(input, decompress(file, c), cap, plain, each)
+        }
     }
 }
 
@@ -217,15 +221,43 @@ fn tar_members<E>(
 /// Cuts a stream into its top-level game trees with `sgf::scan`'s scanner, the one that
 /// splits a plain file's collection, so the same bytes give the same games either way. Each
 /// tree is emitted once the next one is found (or the stream ends), so that the text ignored
-/// after the last tree can be noted on it, as in a plain file.
+/// after the last tree can be noted on it, as in a plain file. A stream whose head is not
+/// text cut on its bytes (UTF-16, binary data: `splits_as_bytes`) is read whole, within the
+/// cap, as one file: it gives its games, or one row saying it is not text.
+///
+/// A `plain` file is capped as a whole, as a file read at once is (a compressed stream's cap
+/// holds for each tree): one still being written (a self-play dump) is read up to the cap,
+/// and what lies past it is a `too_large` row after the trees read before it.
 fn stream_trees<E>(
     input: &Input,
-    mut reader: Box<dyn Read>,
+    reader: Box<dyn Read>,
     cap: u64,
+    plain: bool,
     each: &mut dyn FnMut(Member) -> Result<(), E>,
 ) -> Result<(), E> {
+    let mut reader = reader.take(if plain {
+        cap.saturating_add(1)
+    } else {
+        u64::MAX
+    });
+    let mut piece = Vec::with_capacity(HEAD);
+    let mut failed = (&mut reader)
+        .take(HEAD as u64)
+        .read_to_end(&mut piece)
+        .err();
+    if !splits_as_bytes(&piece) {
+        let bytes = match failed {
+            Some(e) => Err(InputError::Io(e)),
+            None => read_capped(&mut io::Cursor::new(piece).chain(reader), 0, cap),
+        };
+        return each(Member {
+            name: input.name.clone(),
+            game: None,
+            bytes,
+            note: None,
+        });
+    }
     let mut trees = StreamTrees::new(cap);
-    let mut chunk = vec![0u8; 1 << 16];
     let mut game = 0usize;
     let mut held: Option<(Result<Vec<u8>, InputError>, usize)> = None;
     let mut emit = |tree: (Result<Vec<u8>, InputError>, usize), after: Option<usize>| {
@@ -239,23 +271,34 @@ fn stream_trees<E>(
         each(m)
     };
     loop {
-        let n = match reader.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                // A corrupt stream: what was read is kept; the rest is one row.
-                if let Some(t) = held.take() {
-                    emit(t, None)?;
-                }
-                return emit((Err(InputError::Io(e)), 0), None);
-            }
-        };
-        for tree in trees.feed(&chunk[..n]) {
+        for tree in trees.feed(&piece) {
             if let Some(t) = held.replace(tree) {
                 emit(t, None)?;
             }
         }
+        if let Some(e) = failed {
+            // A corrupt stream: what was read is kept; the rest is one row.
+            if let Some(t) = held.take() {
+                emit(t, None)?;
+            }
+            return emit((Err(InputError::Io(e)), 0), None);
+        }
+        piece.resize(HEAD, 0);
+        match read_some(&mut reader, &mut piece) {
+            Ok(0) => break,
+            Ok(n) => piece.truncate(n),
+            Err(e) => {
+                piece.clear();
+                failed = Some(e);
+            }
+        }
+    }
+    if plain && trees.fed as u64 > cap {
+        if let Some(t) = held.take() {
+            emit(t, None)?;
+        }
+        let size = trees.fed as u64;
+        return emit((Err(InputError::TooLarge { size, cap }), 0), None);
     }
     let (open, after) = trees.end();
     if let Some(tree) = open {
@@ -272,6 +315,16 @@ fn stream_trees<E>(
             bytes: Ok(Vec::new()),
             note: None,
         }),
+    }
+}
+
+/// One `read`, retried when interrupted.
+fn read_some(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            r => return r,
+        }
     }
 }
 
@@ -391,6 +444,84 @@ mod tests {
                 Err(InputError::TooLarge { size: 14, cap: 8 })
             ));
         }
+    }
+
+    /// A reader that never ends: `text` again and again, counting the bytes it gave.
+    struct Endless {
+        text: Vec<u8>,
+        at: usize,
+        served: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            for b in buf.iter_mut() {
+                *b = self.text[self.at % self.text.len()];
+                self.at += 1;
+            }
+            let ordering = std::sync::atomic::Ordering::SeqCst;
+            self.served.fetch_add(buf.len(), ordering);
+            Ok(buf.len())
+        }
+    }
+
+    /// A row of a stream: its game number, and its bytes or why not.
+    type Row = (Option<usize>, Result<Vec<u8>, String>);
+
+    /// The rows a stream gives, and how many bytes were read of it.
+    fn stream_rows(text: &[u8], cap: u64, plain: bool) -> (Vec<Row>, usize) {
+        let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let reader = Endless {
+            text: text.to_vec(),
+            at: 0,
+            served: served.clone(),
+        };
+        let input = Input {
+            name: "selfplay.sgf".to_string(),
+            path: "selfplay.sgf".into(),
+            kind: super::super::InputKind::File,
+        };
+        let mut rows = Vec::new();
+        let _: Result<(), ()> = stream_trees(&input, Box::new(reader), cap, plain, &mut |m| {
+            rows.push((m.game, m.bytes.map_err(|e| e.to_string())));
+            Ok(())
+        });
+        (rows, served.load(std::sync::atomic::Ordering::SeqCst))
+    }
+
+    /// Issue 49 item 7: a plain file still being written was read for as long as it grew.
+    /// It is read up to the cap: the trees before it, then a `too_large` row.
+    #[test]
+    fn a_plain_stream_that_never_ends_stops_at_the_cap() {
+        let tree = b"(;B[aa])\n";
+        for cap in [1000u64, 200_000] {
+            let (rows, served) = stream_rows(tree, cap, true);
+            assert_eq!(served as u64, cap + 1);
+            let whole = (cap + 1) as usize / tree.len();
+            assert_eq!(rows.len(), whole + 1, "cap {cap}");
+            for (k, row) in rows[..whole].iter().enumerate() {
+                assert_eq!(*row, (Some(k), Ok(b"(;B[aa])".to_vec())), "cap {cap}");
+            }
+            let over = format!(
+                "{} bytes, over the {cap}-byte cap (--max-file-size)",
+                cap + 1
+            );
+            assert_eq!(rows[whole], (Some(whole), Err(over)), "cap {cap}");
+        }
+    }
+
+    /// Endless binary data is read whole up to the cap, as one file, and is `too_large`.
+    #[test]
+    fn endless_binary_data_stops_at_the_cap() {
+        let noise: Vec<u8> = (0..=255u8).rev().collect();
+        let cap = 300_000;
+        let (rows, served) = stream_rows(&noise, cap, true);
+        assert_eq!(served as u64, cap + 1);
+        let over = format!(
+            "{} bytes, over the {cap}-byte cap (--max-file-size)",
+            cap + 1
+        );
+        assert_eq!(rows, [(None, Err(over))]);
     }
 
     /// A central directory damaged half-way: the members before the damage keep their rows,

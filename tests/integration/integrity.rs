@@ -6,17 +6,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use crate::util::{rows, TestEnv};
-
-const GAME: &str = "(;SZ[9]KM[0]RE[B+1];B[cc];W[gg];B[cg];W[gc])";
-
-fn env_with_games(n: usize) -> TestEnv {
-    let env = TestEnv::new();
-    for k in 0..n {
-        env.write(&format!("g{k}.sgf"), GAME);
-    }
-    env
-}
+use crate::util::{env_with_games, killed_at, rows, snapshot, TestEnv, COMMIT, GAME};
 
 /// Every file under `dir` but the manifest and hidden ones, relative, sorted.
 fn outputs(dir: &Path) -> Vec<String> {
@@ -477,40 +467,6 @@ fn exit_within(child: &mut std::process::Child, secs: u64, why: &str) -> std::pr
     }
 }
 
-/// Each output file under `dir` (the manifest too) with its bytes.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = outputs(dir)
-        .into_iter()
-        .chain(["manifest.tsv".to_string()])
-        .filter(|f| dir.join(f).is_file())
-        .map(|f| {
-            let bytes = std::fs::read(dir.join(&f)).unwrap();
-            (f, bytes)
-        })
-        .collect();
-    files.sort();
-    files
-}
-
-/// Runs the binary with the commit's kill point at `step`; true if it was killed there
-/// (false: the commit has fewer steps, and the run ended normally).
-fn killed_at(env: &TestEnv, args: &[&str], step: usize) -> bool {
-    use std::os::unix::process::ExitStatusExt;
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(args)
-        .current_dir(env.dir.path())
-        .env("LIVINGBLOCKS_KILL_AT_COMMIT_STEP", step.to_string())
-        .output()
-        .unwrap();
-    match o.status.signal() {
-        Some(9) => true,
-        _ => {
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            false
-        }
-    }
-}
-
 /// SIGKILL at every step of `analyze`'s commit: the next command (here `report`) finds the
 /// folder holding the earlier run's outputs or the new run's, whole, and says which.
 #[test]
@@ -532,7 +488,12 @@ fn sigkill_at_any_step_of_a_runs_commit_leaves_the_old_or_the_new_outputs() {
         let out = env.dir.path().join("out");
         let _ = std::fs::remove_dir_all(&out);
         copy_dir(&env.dir.path().join("old"), &out);
-        if !killed_at(&env, &["analyze", "in", "--out", "out", "-j", "1"], step) {
+        if !killed_at(
+            &env,
+            &["analyze", "in", "--out", "out", "-j", "1"],
+            COMMIT,
+            step,
+        ) {
             assert!(step > 20, "a commit has more steps than {step}");
             break;
         }
@@ -576,7 +537,7 @@ fn sigkill_at_any_step_of_reports_commit_leaves_a_readable_folder() {
     let out = env.dir.path().join("out");
     let before = snapshot(&out);
     for step in 0.. {
-        if !killed_at(&env, &["report", "out"], step) {
+        if !killed_at(&env, &["report", "out"], COMMIT, step) {
             assert!(step > 10, "a commit has more steps than {step}");
             break;
         }
@@ -617,6 +578,7 @@ fn merge_clears_a_shard_whose_commit_was_killed() {
     assert!(killed_at(
         &env,
         &["analyze", "in", "--shard", "1/2", "--out", "s1", "-j", "1"],
+        COMMIT,
         6
     ));
     assert!(env.dir.path().join("s1/.livingblocks-commit").exists());

@@ -3,58 +3,11 @@
 //! files the tool did not write, outputs walked as inputs, shards of other folders, and a
 //! lock file another user's killed run left.
 
-use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
 use std::process::Command;
 
-use crate::util::{rows, skip, TestEnv};
-
-const GAME: &str = "(;SZ[9]KM[0]RE[B+1];B[cc];W[gg];B[cg];W[gc])";
-
-fn env_with_games(n: usize) -> TestEnv {
-    let env = TestEnv::new();
-    for k in 0..n {
-        env.write(&format!("g{k}.sgf"), GAME);
-    }
-    env
-}
-
-/// Each file under `dir` (hidden ones left out) with its bytes.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy();
-            (rel.into_owned(), std::fs::read(e.path()).unwrap())
-        })
-        .filter(|(f, _)| !f.starts_with('.'))
-        .collect();
-    files.sort();
-    files
-}
-
-/// Runs the binary with the kill point `var` at `step`: true if it was killed there (false:
-/// it has fewer steps, and ended normally).
-fn killed_at(env: &TestEnv, args: &[&str], var: &str, step: usize) -> bool {
-    let o = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(args)
-        .current_dir(env.dir.path())
-        .env(var, step.to_string())
-        .output()
-        .unwrap();
-    match o.status.signal() {
-        Some(9) => true,
-        _ => {
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            false
-        }
-    }
-}
-
-const COMMIT: &str = "LIVINGBLOCKS_KILL_AT_COMMIT_STEP";
-const RECOVERY: &str = "LIVINGBLOCKS_KILL_AT_RECOVERY_STEP";
+use crate::util::{
+    env_with_games, killed_at, rows, skip, snapshot, TestEnv, COMMIT, GAME, RECOVERY,
+};
 
 /// A re-run over the same inputs (its manifest byte-identical to the one in place) killed at
 /// each step of its commit, then the command that recovers it killed at each step of the

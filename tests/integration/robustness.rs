@@ -90,6 +90,81 @@ fn hostile_inputs_each_give_a_row() {
     assert!(many.iter().all(|s| s == "ok"));
 }
 
+/// Noise from a 64-bit LCG: the same bytes on every run.
+fn lcg_noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed;
+    (0..len)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (x >> 56) as u8
+        })
+        .collect()
+}
+
+/// Issue 49 item 7: binary data over 64 KiB was read a game tree at a time and gave a row per
+/// `(;` found in it. Junk of any seed and size, with `(;` planted in it, or a PNG or a gzip
+/// file renamed, is one row saying it is not text; UTF-16 collections and text with junk
+/// between its games still give a row per game.
+#[test]
+fn binary_junk_is_one_row() {
+    let env = TestEnv::new();
+    let mut junk = Vec::new();
+    for seed in [1u64, 7, 12_345, 1 << 40] {
+        for len in [1 << 10, (64 << 10) + 1, 200 << 10, 1 << 20] {
+            let name = format!("noise-{seed}-{len}.sgf");
+            env.write(&name, lcg_noise(seed, len));
+            junk.push(name);
+        }
+    }
+    let mut planted = lcg_noise(3, 300 << 10);
+    for at in [0, 1000, 70_000, 150_000, 299_000] {
+        planted[at..at + 8].copy_from_slice(b"(;B[aa])");
+        planted[at + 500..at + 502].copy_from_slice(b"(;");
+    }
+    env.write("planted.sgf", planted);
+    let png = [
+        &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..],
+        &lcg_noise(4, 100 << 10),
+    ]
+    .concat();
+    env.write("image.sgf", png);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, "(;SZ[9];B[ee])".repeat(1000).as_bytes()).unwrap();
+    std::io::Write::write_all(&mut gz, &lcg_noise(5, 100 << 10)).unwrap();
+    env.write("packed.sgf", gz.finish().unwrap());
+    junk.extend(["planted.sgf", "image.sgf", "packed.sgf"].map(String::from));
+
+    let games = 3000;
+    let text = "(;SZ[9]PB[李昌鎬];B[ee])".repeat(games);
+    let le: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(|u| u.to_le_bytes()))
+        .collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+    assert!(be.len() > 64 << 10);
+    env.write("utf16le-bom.sgf", le);
+    env.write("utf16be.sgf", be);
+    let mut mixed = Vec::new();
+    for seed in 0..games as u64 {
+        mixed.extend_from_slice(b"(;SZ[9];B[ee];W[cc])\n-- next --\n");
+        mixed.extend(lcg_noise(seed, 8));
+    }
+    assert!(mixed.len() > 64 << 10);
+    env.write("mixed.sgf", mixed);
+
+    let rows = rows(&env.analyze("out", 2));
+    for file in &junk {
+        assert_eq!(status_of(&rows, file), ["decode_error"], "{file}");
+    }
+    for file in ["utf16le-bom.sgf", "utf16be.sgf", "mixed.sgf"] {
+        let statuses = status_of(&rows, file);
+        assert_eq!(statuses.len(), games, "{file}");
+        assert!(statuses.iter().all(|s| s == "ok"), "{file}");
+    }
+}
+
 #[test]
 fn a_file_deleted_during_the_walk_is_an_io_error() {
     let env = TestEnv::new();
@@ -470,7 +545,7 @@ fn an_absurd_thread_count_is_refused() {
 }
 
 /// Text that is mostly brackets and property letters (300 KiB) parses into many broken game
-/// trees, binary noise into a few; no `detail` cell grows past 1 KiB and a count of what was
+/// trees, binary noise into one row; no `detail` cell grows past 1 KiB and a count of what was
 /// left out, so that readers with a cell limit (Python's csv: 128 KiB) read the table.
 #[test]
 fn details_stay_short_whatever_the_input() {

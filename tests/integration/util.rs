@@ -104,3 +104,54 @@ pub fn skip(why: &str) {
 pub fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
 }
+
+/// A small game, counted and complete, for tests of the output folder.
+pub const GAME: &str = "(;SZ[9]KM[0]RE[B+1];B[cc];W[gg];B[cg];W[gc])";
+
+/// A folder of `n` copies of `GAME` as inputs, `g0.sgf`, `g1.sgf`, ...
+pub fn env_with_games(n: usize) -> TestEnv {
+    let env = TestEnv::new();
+    for k in 0..n {
+        env.write(&format!("g{k}.sgf"), GAME);
+    }
+    env
+}
+
+/// Each file under `dir` (hidden ones left out) with its bytes.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy();
+            (rel.into_owned(), std::fs::read(e.path()).unwrap())
+        })
+        .filter(|(f, _)| !f.starts_with('.'))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The kill point of a commit, and of the recovery of one a killed run left.
+pub const COMMIT: &str = "LIVINGBLOCKS_KILL_AT_COMMIT_STEP";
+pub const RECOVERY: &str = "LIVINGBLOCKS_KILL_AT_RECOVERY_STEP";
+
+/// Runs the binary with the kill point `var` at `step`: true if it was killed there (false:
+/// it has fewer steps, and ended normally).
+pub fn killed_at(env: &TestEnv, args: &[&str], var: &str, step: usize) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    let o = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(args)
+        .current_dir(env.dir.path())
+        .env(var, step.to_string())
+        .output()
+        .unwrap();
+    match o.status.signal() {
+        Some(9) => true,
+        _ => {
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            false
+        }
+    }
+}

@@ -56,7 +56,10 @@ pub(super) fn chains_section(w: &mut String, t: &Tally, figures: &Figures) {
     let _ = writeln!(
         w,
         "\n{eyes} big own eyes (own eyes of two or more points). Shape types, with their \
-         worth in eyes when the owner and when the opponent moves first ({}):\n",
+         worth in eyes when the owner and when the opponent moves first, and how many of \
+         the eyes have a shape the paper's Tab. 2 lists (its table of big-eye shapes up to six \
+         points with their worth; a shape it does not list, larger ones among them, is \
+         counted as worth one eye) ({}):\n",
         cut("shape types", t.big_eyes.len()).to_lowercase()
     );
     plot(w, figures, "big_eyes", "No big own eyes: no plot of them.");
@@ -64,7 +67,7 @@ pub(super) fn chains_section(w: &mut String, t: &Tally, figures: &Figures) {
     shapes.sort_by(|a, b| b.1.eyes.cmp(&a.1.eyes).then(a.0.cmp(b.0)));
     let _ = writeln!(
         w,
-        "| size | shape | eyes | worth (owner first) | worth (opponent first) | in Tab. 2 |"
+        "| size | shape | eyes | worth (owner first) | worth (opponent first) | eyes listed in Tab. 2 |"
     );
     let _ = writeln!(w, "|---:|---|---:|---:|---:|---:|");
     for ((size, shape), s) in shapes.into_iter().take(TABLE_ROWS) {

@@ -133,12 +133,15 @@ pub(super) fn final_section(w: &mut String, t: &Tally) {
     let (blocks, stones) = f.living();
     let _ = writeln!(
         w,
-        "What became of each block by the end of the game (blocks.csv `final`): dead when the \
+        "What became of each block by the end of the game (blocks.csv `final`), in the games \
+         given one (those with TB/TW markup, or judged by KataGo or the estimate, which by \
+         default judges only the games whose RE is a count): \
+         dead when the \
          best source of dead stones (the markup, else KataGo's ownership where the run asked \
          KataGo, else the estimate, after finishing the game) \
          calls it dead or the finishing captured it, seki when it shares liberties no one can \
-         fill, alive otherwise. {} blocks ({} stones) lived to the end, {} of them in seki; {} \
-         died. A method is right about a block it calls alive when the block lived; Benson \
+         fill, alive otherwise. In these games {} blocks ({} stones) lived to the end, {} of \
+         them in seki; {} died. A method is right about a block it calls alive when the block lived; Benson \
          and mpfix should never call a block alive that died, and mp95's count is a result \
          about the paper.\n",
         blocks,
@@ -236,12 +239,34 @@ pub(super) fn calibration_section(w: &mut String, t: &Tally, figures: &Figures) 
     plot(w, figures, "calibration", "");
     let _ = writeln!(
         w,
-        "| dead_share | blocks | dead by the reference |\n|---|---:|---:|"
+        "| dead_share | blocks | mean share | dead by the reference |\n|---|---:|---:|---:|"
     );
     for (i, &(n, d)) in t.calibration.iter().enumerate() {
         if n > 0 {
-            let _ = writeln!(w, "| {} | {n} | {} |", calibration_bin(i), pct(d, n));
+            let mean = t.calibration_stated[i] as f64 / 1000.0 / n as f64;
+            let _ = writeln!(
+                w,
+                "| {} | {n} | {mean:.3} | {} |",
+                calibration_bin(i),
+                pct(d, n)
+            );
         }
+    }
+    if let Some(c) = t.calibration() {
+        let _ = writeln!(
+            w,
+            "\nOver these {} blocks the Brier score (the mean of (share − dead)², 0 for a \
+             share always right and sure, 0.25 for 0.5 everywhere) is {:.3}, and the \
+             calibration error (the gap between the share stated and the share found dead, \
+             averaged over the blocks by tenths) is {:.3}; the largest gap, {:.2}, is in \
+             {}. The share ranks blocks from safe to lost; read it as a probability only as \
+             far as these gaps allow.",
+            c.blocks,
+            c.brier,
+            c.error,
+            c.largest_gap.0,
+            calibration_bin(c.largest_gap.1)
+        );
     }
 }
 
@@ -264,7 +289,9 @@ mod tests {
         let mut w = String::new();
         final_section(&mut w, &t);
         assert!(
-            w.contains("6 blocks (24 stones) lived to the end, 1 of them in seki; 2 died."),
+            w.contains(
+                "In these games 6 blocks (24 stones) lived to the end, 1 of them in seki; 2 died."
+            ),
             "{w}"
         );
     }

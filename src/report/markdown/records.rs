@@ -46,12 +46,12 @@ pub(super) fn records_section(w: &mut String, t: &Tally, figures: &Figures) {
         record_table(
             w,
             &[
-                ("count", "---:"),
+                ("count", "---"),
                 ("dead stones from", "---"),
                 ("moves finished", "---:"),
             ],
             t.contradicted.iter().take(SHOWN).map(|c| {
-                let count = crate::sink::games::margin_text(c.margin as f32);
+                let count = crate::sgf::result::result_text(c.margin as f32);
                 record(
                     &c.file,
                     &c.game,
@@ -169,8 +169,8 @@ mod tests {
         assert!(
             w.contains(
                 "| file | game | RE | rules | count | dead stones from | moves finished |\n\
-                 |---|---:|---|---|---:|---|---:|\n\
-                 | a.sgf | 0 | `B+R` | japanese | -12.5 | estimate | 3 |\n"
+                 |---|---:|---|---|---|---|---:|\n\
+                 | a.sgf | 0 | `B+R` | japanese | W+12.5 | estimate | 3 |\n"
             ),
             "{w}"
         );

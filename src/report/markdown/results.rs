@@ -76,9 +76,16 @@ fn accuracy_table<'a>(
     );
     let _ = writeln!(
         w,
-        "| dead stones | compared | exact | within 1 point (exact included) | same winner | \
-         scorable | exact | within 1 point (exact included) | scorable, finish sure | exact | \
-         within 1 point (exact included) |"
+        "The columns come in three groups: every game compared with its RE; the scorable \
+         ones among them (borders closed once finished); and of those, the ones whose finish \
+         is sure (no ko, seki or race left open). \"Within 1 point\" includes the exact \
+         ones.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| dead stones | games compared | all: exact | all: within 1 point | all: same winner \
+         | scorable | scorable: exact | scorable: within 1 point | finish sure | sure: exact \
+         | sure: within 1 point |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     // KataGo's rows only where the run asked KataGo: its dead stones, its lead and its score.
