@@ -180,15 +180,25 @@ fn finishing_layers(mut d: Diagram, l: &Look) -> Diagram {
         f.captured.clone(),
     );
     for c in [Color::Black, Color::White] {
-        let moves = f
+        let whose = if c == Color::Black { "Black" } else { "White" };
+        let (taken, stand): (Vec<(Point, usize)>, Vec<(Point, usize)>) = f
             .moves
             .iter()
             .enumerate()
             .filter(|(_, m)| m.0 == c)
             .map(|(k, m)| (m.1, k + 1))
-            .collect();
-        let whose = if c == Color::Black { "Black" } else { "White" };
-        d = d.numbered(c, format!("{whose}'s finishing moves, in order"), moves);
+            .partition(|m| f.moves_captured.contains(&m.1));
+        d = d
+            .numbered(
+                Shape::Numbered(c),
+                format!("{whose}'s finishing moves, in order"),
+                stand,
+            )
+            .numbered(
+                Shape::CapturedMove(c),
+                format!("{whose}'s finishing moves a later one captures"),
+                taken,
+            );
     }
     d
 }
@@ -283,8 +293,8 @@ pub fn show_text(l: &Look, title: &str) -> String {
     s.push_str(&d.ascii());
     let _ = writeln!(
         s,
-        "\nX O stones, x o dead by {by}, # @ alive by mp95 and not by Benson, (X) the last \
-         stone.\nUnconditional territory (Benson): Black {}, White {} points.\n",
+        "\nX O stones, x o dead by {by}, # @ alive by mp95 and not by Benson,\n(X) the last \
+         stone, . an empty point, + an empty star point.\nUnconditional territory (Benson): Black {}, White {} points.\n",
         l.territory[0].len(),
         l.territory[1].len()
     );
@@ -576,8 +586,8 @@ fn paper_figures() -> Vec<Figure> {
             "bild-6.svg",
             BILD_6,
             "The paper's Bild 6: seven Black blocks sharing six eyes. mp95, mpfix and Benson \
-             agree: every block lives (green dots) but block e (F8), which has no eye of its \
-             own and a single shared eye.",
+             agree: every block lives (green dots) but the lone stone at F8, which has no eye \
+             of its own and a single shared eye.",
         ),
         (
             "bild-9.svg",
@@ -613,7 +623,7 @@ mod tests {
     fn the_paper_examples_are_drawn_with_their_verdicts() {
         let figs = paper_figures();
         assert_eq!(figs.len(), 2);
-        // Bild 6: every stone but block e's (one stone at F8) alive by Benson.
+        // Bild 6: every stone but the lone one at F8 alive by Benson.
         let board = Board::from_ascii(BILD_6);
         let stones = board.count(Color::Black) as usize;
         let dots = figs[0].svg.matches(r#"data-mark="dot""#).count();

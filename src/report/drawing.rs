@@ -29,9 +29,13 @@ pub enum Shape {
     /// inside too, around its cross, so that a dead stone and the territory it stands in
     /// read together.
     Unconditional(Color),
-    /// A faded stone in a dashed ring: a stone the finishing moves capture. The ring is wider
-    /// than a numbered stone, so that it shows around a finishing move played on the point.
+    /// A faded stone in a dashed ring: a stone of the record the finishing moves capture.
+    /// The ring is wider than a numbered stone, so that it shows around a finishing move
+    /// played on the point.
     Captured,
+    /// A faded numbered stone in the same dashed ring: a finishing move a later one
+    /// captures, apart from the numbered stones that stand when the count is made.
+    CapturedMove(Color),
     /// A green ring on an empty point: a block's own eye (round the count's square there).
     OwnEye,
     /// A blue ring on an empty point: an eye two blocks or more share.
@@ -62,6 +66,8 @@ impl Shape {
             Shape::VitalEye => "vital-eye",
             Shape::Numbered(Color::Black) => "move-b",
             Shape::Numbered(Color::White) => "move-w",
+            Shape::CapturedMove(Color::Black) => "move-b-captured",
+            Shape::CapturedMove(Color::White) => "move-w-captured",
         }
     }
 
@@ -69,7 +75,7 @@ impl Shape {
     /// the eye marks, the marks of a point's area, the marks of a stone, the finishing's
     /// stones on top. Sizes nest so that none hides another: the count's square (4 px from
     /// the centre, 5.7 at its corners) inside an eye ring (6 to 8) and on a diamond whose
-    /// tips reach out past it (to 9), a ring inside Benson's frame (from 8.25), a cross
+    /// tips reach out past it (to 9), a ring inside Benson's frame (from 8.1), a cross
     /// (7.5) inside the frame, a numbered stone (10) inside a captured stone's ring (11.5).
     fn depth(self) -> u8 {
         match self {
@@ -77,7 +83,7 @@ impl Shape {
             Shape::OwnEye | Shape::SharedEye | Shape::VitalEye => 1,
             Shape::Territory(_) | Shape::Unconditional(_) => 2,
             Shape::Triangle | Shape::Dot | Shape::Cross | Shape::Square | Shape::Circle => 3,
-            Shape::Numbered(_) => 4,
+            Shape::Numbered(_) | Shape::CapturedMove(_) => 4,
         }
     }
 }
@@ -94,7 +100,7 @@ pub struct Layer {
 
 impl Layer {
     fn is_numbered(&self) -> bool {
-        matches!(self.shape, Shape::Numbered(_))
+        matches!(self.shape, Shape::Numbered(_) | Shape::CapturedMove(_))
     }
 
     /// The number of the layer's `k`th point: its own, else its place.
@@ -177,14 +183,14 @@ impl Diagram {
     /// Adds a layer of numbered stones of colour `c`: moves with their numbers.
     pub fn numbered(
         mut self,
-        c: Color,
+        shape: Shape,
         label: impl Into<String>,
         moves: Vec<(Point, usize)>,
     ) -> Self {
         if !moves.is_empty() {
             let (points, numbers) = moves.into_iter().unzip();
             self.layers.push(Layer {
-                shape: Shape::Numbered(c),
+                shape,
                 label: label.into(),
                 points,
                 numbers,
@@ -561,6 +567,13 @@ impl Diagram {
     }
 }
 
+/// The dashed ring round a captured stone, wider than a stone.
+fn captured_ring(x: i32, y: i32) -> String {
+    format!(
+        r##"<circle cx="{x}" cy="{y}" r="11.5" fill="none" stroke="#333333" stroke-width="1.5" stroke-dasharray="3 2"/>"##
+    )
+}
+
 /// One mark as an SVG element; `n` numbers a `Numbered` stone.
 fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
     let id = shape.id();
@@ -603,9 +616,9 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
                 "#fafafa"
             };
             format!(
-                r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
-                x - 4,
-                y - 4
+                r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="7" height="7" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
+                f64::from(x) - 3.5,
+                f64::from(y) - 3.5
             )
         }
         Shape::Unconditional(c) => {
@@ -625,16 +638,17 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
                 frame(9.0, "#111111", 1.5)
             } else {
                 [
-                    frame(10.4, "#111111", 0.8),
-                    frame(8.1, "#111111", 0.8),
-                    frame(9.25, "#fafafa", 1.5),
+                    frame(10.5, "#111111", 0.8),
+                    frame(8.5, "#111111", 0.8),
+                    frame(9.5, "#fafafa", 1.2),
                 ]
                 .concat()
             };
             format!(r##"<g data-mark="{id}" data-point="{p}">{rects}</g>"##)
         }
         Shape::Captured => format!(
-            r##"<g data-mark="{id}" data-point="{p}"><circle cx="{x}" cy="{y}" r="11" fill="#dcb35c" opacity="0.6"/><circle cx="{x}" cy="{y}" r="11.5" fill="none" stroke="#333333" stroke-width="1.5" stroke-dasharray="3 2"/></g>"##
+            r##"<g data-mark="{id}" data-point="{p}"><circle cx="{x}" cy="{y}" r="11" fill="#dcb35c" opacity="0.45"/>{}</g>"##,
+            captured_ring(x, y)
         ),
         Shape::OwnEye => format!(
             r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="7" fill="none" stroke="#2ca02c" stroke-width="2"/>"##
@@ -653,16 +667,26 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
             x - 9,
             y
         ),
-        Shape::Numbered(c) => {
+        Shape::Numbered(c) | Shape::CapturedMove(c) => {
             let (fill, ink) = if c == Color::Black {
                 ("#111111", "#ffffff")
             } else {
                 ("#fafafa", "#000000")
             };
-            format!(
-                r##"<g data-mark="{id}" data-point="{p}" data-number="{n}"><circle cx="{x}" cy="{y}" r="10" fill="{fill}" stroke="#000000" stroke-width="1"/><text x="{x}" y="{}" font-size="10" text-anchor="middle" fill="{ink}">{n}</text></g>"##,
+            let stone = format!(
+                r##"<circle cx="{x}" cy="{y}" r="10" fill="{fill}" stroke="#000000" stroke-width="1"/><text x="{x}" y="{}" font-size="10" text-anchor="middle" fill="{ink}">{n}</text>"##,
                 y + 4
-            )
+            );
+            let stone = if matches!(shape, Shape::CapturedMove(_)) {
+                // On the board's colour, so that the grid does not show through.
+                format!(
+                    r##"<circle cx="{x}" cy="{y}" r="10" fill="#dcb35c"/><g opacity="0.5">{stone}</g>{}"##,
+                    captured_ring(x, y)
+                )
+            } else {
+                stone
+            };
+            format!(r##"<g data-mark="{id}" data-point="{p}" data-number="{n}">{stone}</g>"##)
         }
     }
 }
@@ -799,14 +823,28 @@ mod tests {
     #[test]
     fn a_move_where_an_earlier_move_stood_is_a_note() {
         let d = Diagram::new(Board::new(9).unwrap(), None)
-            .numbered(Color::White, "White's", vec![(pt("cc"), 2), (pt("dd"), 4)])
-            .numbered(Color::Black, "Black's", vec![(pt("ee"), 1), (pt("cc"), 5)]);
+            .numbered(
+                Shape::Numbered(Color::White),
+                "White's",
+                vec![(pt("cc"), 2), (pt("dd"), 4)],
+            )
+            .numbered(
+                Shape::Numbered(Color::Black),
+                "Black's",
+                vec![(pt("ee"), 1), (pt("cc"), 5)],
+            );
         let svg = d.svg("t");
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let drawn: Vec<(&str, &str)> = doc
             .descendants()
-            .filter(|n| n.has_tag_name("g") && n.attribute("data-number").is_some())
-            .map(|n| (n.attribute("data-point").unwrap(), n.attribute("data-number").unwrap()))
+            .filter(|n| n.has_tag_name("g") && n.attribute("data-point").is_some())
+            .filter(|n| n.attribute("data-number").is_some())
+            .map(|n| {
+                (
+                    n.attribute("data-point").unwrap(),
+                    n.attribute("data-number").unwrap(),
+                )
+            })
             .collect();
         assert_eq!(drawn, [("cc", "2"), ("dd", "4"), ("ee", "1")]);
         let notes: Vec<(&str, &str, &str, &str)> = doc
@@ -843,7 +881,11 @@ mod tests {
         assert!(!texts.contains(&"the last stone played"), "{svg}");
         assert!(!svg.contains(r#"data-legend="cross""#));
         // Uncropped, both are in the picture and in the legend.
-        let whole = Diagram { view: (0, 0, 18, 18), ..d }.svg("t");
+        let whole = Diagram {
+            view: (0, 0, 18, 18),
+            ..d
+        }
+        .svg("t");
         assert!(whole.contains(">far<") && whole.contains(">the last stone played<"));
     }
 
@@ -858,12 +900,13 @@ mod tests {
                 .layer(eye, "eye", vec![pt("ee")]);
             let svg = d.svg("t");
             let doc = roxmltree::Document::parse(&svg).unwrap();
-            let on: Vec<_> = marks(&doc)
-                .into_iter()
-                .filter(|m| m.1 == "ee")
-                .collect();
+            let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
             let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
-            assert_eq!(order, [eye.id(), "territory-b"], "{eye:?}: drawn under the square");
+            assert_eq!(
+                order,
+                [eye.id(), "territory-b"],
+                "{eye:?}: drawn under the square"
+            );
             let square = doc.get_node(on[1].2).unwrap();
             let half = number(square, "width") / 2.0 + number(square, "stroke-width") / 2.0;
             let corner = half * std::f64::consts::SQRT_2;
@@ -874,10 +917,17 @@ mod tests {
                     let first = pts.split(' ').next().unwrap();
                     first.split(',').nth(1).unwrap().parse::<f64>().unwrap()
                 });
-                assert!(cy - top >= half + 4.0, "{eye:?}: tips {} past {half}", cy - top);
+                assert!(
+                    cy - top >= half + 4.0,
+                    "{eye:?}: tips {} past {half}",
+                    cy - top
+                );
             } else {
                 let inside = number(e, "r") - number(e, "stroke-width") / 2.0;
-                assert!(inside > corner, "{eye:?}: ring from {inside}, corners at {corner}");
+                assert!(
+                    inside > corner,
+                    "{eye:?}: ring from {inside}, corners at {corner}"
+                );
             }
         }
     }
@@ -894,10 +944,7 @@ mod tests {
                 .layer(Shape::Cross, "dead", vec![pt("ee")]);
             let svg = d.svg("t");
             let doc = roxmltree::Document::parse(&svg).unwrap();
-            let on: Vec<_> = marks(&doc)
-                .into_iter()
-                .filter(|m| m.1 == "ee")
-                .collect();
+            let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
             let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
             assert_eq!(order, [Shape::Unconditional(c).id(), "cross"]);
             assert_ne!(Shape::Unconditional(c).id(), Shape::Territory(c).id());
@@ -907,9 +954,17 @@ mod tests {
             let d = cross.attribute("d").unwrap();
             let x = d[1..].split(' ').next().unwrap().parse::<f64>().unwrap() + 6.0;
             let cross = 6.0 + number(cross, "stroke-width") / 2.0;
-            for r in doc.get_node(on[0].2).unwrap().children().filter(|n| n.is_element()) {
+            for r in doc
+                .get_node(on[0].2)
+                .unwrap()
+                .children()
+                .filter(|n| n.is_element())
+            {
                 let inside = x - number(r, "x") - number(r, "stroke-width") / 2.0;
-                assert!(inside > cross, "{c:?}: a frame's edge at {inside}, the cross {cross}");
+                assert!(
+                    inside > cross,
+                    "{c:?}: a frame's edge at {inside}, the cross {cross}"
+                );
             }
         }
     }
@@ -921,7 +976,11 @@ mod tests {
         board.setup(pt("ee"), Some(Color::White)).unwrap();
         let d = Diagram::new(board, None)
             .layer(Shape::Captured, "captured", vec![pt("ee")])
-            .numbered(Color::Black, "Black's", vec![(pt("ee"), 3)]);
+            .numbered(
+                Shape::Numbered(Color::Black),
+                "Black's",
+                vec![(pt("ee"), 3)],
+            );
         let svg = d.svg("t");
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
@@ -933,7 +992,10 @@ mod tests {
                 .children()
                 .filter(|n| n.has_tag_name("circle"))
                 .map(|n| {
-                    number(n, "r") + n.attribute("stroke-width").map_or(0.0, |w| w.parse().unwrap()) / 2.0
+                    number(n, "r")
+                        + n.attribute("stroke-width")
+                            .map_or(0.0, |w| w.parse().unwrap())
+                            / 2.0
                 })
                 .fold(0.0, f64::max)
         };
@@ -945,7 +1007,72 @@ mod tests {
             .map(|n| number(n, "r") - number(n, "stroke-width") / 2.0)
             .next()
             .expect("a dashed ring");
-        assert!(ring > radius(on[1].2), "ring from {ring}, the stone to {}", radius(on[1].2));
+        assert!(
+            ring > radius(on[1].2),
+            "ring from {ring}, the stone to {}",
+            radius(on[1].2)
+        );
         assert!(svg.contains(r#"data-legend="captured""#));
+    }
+
+    /// Issue 51: Benson's territory and the count's shared one `data-mark`. Every shape has
+    /// its own.
+    #[test]
+    fn every_shape_has_its_own_mark() {
+        let mut shapes = vec![
+            Shape::Triangle,
+            Shape::Dot,
+            Shape::Cross,
+            Shape::Square,
+            Shape::Circle,
+            Shape::Captured,
+            Shape::OwnEye,
+            Shape::SharedEye,
+            Shape::VitalEye,
+        ];
+        for c in [Color::Black, Color::White] {
+            shapes.extend([
+                Shape::Territory(c),
+                Shape::Unconditional(c),
+                Shape::CapturedMove(c),
+                Shape::Numbered(c),
+            ]);
+        }
+        let mut ids: Vec<&str> = shapes.iter().map(|s| s.id()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), shapes.len(), "{ids:?}");
+    }
+
+    /// Issue 51: a finishing move a later one captures was drawn as a standing stone. It is
+    /// faded, with a mark and a legend line of its own, and the move played on its point
+    /// afterwards is a note.
+    #[test]
+    fn a_captured_finishing_move_is_drawn_apart() {
+        let d = Diagram::new(Board::new(9).unwrap(), None)
+            .numbered(Shape::Numbered(Color::Black), "stand", vec![(pt("dd"), 1)])
+            .numbered(
+                Shape::CapturedMove(Color::White),
+                "taken",
+                vec![(pt("ee"), 2)],
+            )
+            .numbered(Shape::Numbered(Color::Black), "later", vec![(pt("ee"), 3)]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let on: Vec<(String, String)> = marks(&doc)
+            .into_iter()
+            .map(|(mark, point, _)| (mark, point))
+            .collect();
+        let want = |m: &str, p: &str| (m.to_string(), p.to_string());
+        assert_eq!(on, [want("move-b", "dd"), want("move-w-captured", "ee")]);
+        let faded = doc
+            .descendants()
+            .find(|n| n.attribute("data-mark") == Some("move-w-captured"))
+            .unwrap();
+        assert!(faded
+            .descendants()
+            .any(|n| n.attribute("opacity").is_some()));
+        assert!(svg.contains(r#"data-legend="move-w-captured""#));
+        assert!(svg.contains(">3 at 2</tspan>"), "{svg}");
     }
 }

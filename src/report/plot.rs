@@ -141,7 +141,10 @@ impl Bars<'_> {
                 let colour = PALETTE[s % PALETTE.len()];
                 let y = (LEGEND_LINE * s as u32) as i32 + 4;
                 below
-                    .draw(&Rectangle::new([(72, y + 2), (82, y + 12)], colour.filled()))
+                    .draw(&Rectangle::new(
+                        [(72, y + 2), (82, y + 12)],
+                        colour.filled(),
+                    ))
                     .map_err(err)?;
                 below
                     .draw(&Text::new(name.as_str(), (90, y), ("sans-serif", 13)))
@@ -266,10 +269,17 @@ mod tests {
             .collect();
         assert_eq!(labels.len(), series.len(), "a legend line per series");
         for y in labels {
-            assert!(y > bottom, "a legend line at y {y}, over bars reaching {bottom}");
+            assert!(
+                y > bottom,
+                "a legend line at y {y}, over bars reaching {bottom}"
+            );
         }
         for r in filled.iter().filter(|r| r[3] <= 12.0) {
-            assert!(r[1] > bottom, "a legend swatch at y {}, over the bars", r[1]);
+            assert!(
+                r[1] > bottom,
+                "a legend swatch at y {}, over the bars",
+                r[1]
+            );
         }
     }
 }
