@@ -176,7 +176,7 @@ fn finishing_layers(mut d: Diagram, l: &Look) -> Diagram {
     };
     d = d.layer(
         Shape::Captured,
-        "stone the finishing moves capture",
+        "stone of the record the finishing moves capture",
         f.captured.clone(),
     );
     for c in [Color::Black, Color::White] {

@@ -126,6 +126,14 @@ impl MoveNote {
     }
 }
 
+/// Where a mark a numbered stone would cover is drawn instead: so far right of and below
+/// the point's centre (clear of a two-digit number), at this scale, on a disc of the board's
+/// colour of this radius (the scaled marks reach 10.9 × 0.5 from its centre, Benson's white
+/// frame the widest).
+const BADGE_OFFSET: f64 = 9.5;
+const BADGE_SCALE: f64 = 0.5;
+const BADGE_RADIUS: f64 = 5.5;
+
 /// Notes on a line of the legend.
 const NOTES_PER_LINE: usize = 6;
 
@@ -427,14 +435,54 @@ impl Diagram {
         // Drawn in the order of `Shape::depth`, the legend keeps the layers' order.
         let mut piled = layers.clone();
         piled.sort_by_key(|l| l.shape.depth());
+        // A numbered stone covers the point's marks but a captured stone's wider ring; those
+        // are drawn small beside the stone instead, nested as they would be on the point.
+        let stones: Vec<Point> = piled
+            .iter()
+            .filter(|l| l.is_numbered())
+            .flat_map(|l| {
+                l.points
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, &p)| !hidden.contains(&(p, l.number(k))))
+                    .map(|(_, &p)| p)
+            })
+            .filter(|&p| self.shows(p))
+            .collect();
+        let mut badges: Vec<(Point, String)> = Vec::new();
         for layer in piled {
             for (k, &p) in layer.points.iter().enumerate() {
                 let n = layer.number(k);
-                if self.shows(p) && !(layer.is_numbered() && hidden.contains(&(p, n))) {
-                    let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
-                    let _ = writeln!(s, "{}", shape_svg(layer.shape, p, x, y, n));
+                if !self.shows(p) || (layer.is_numbered() && hidden.contains(&(p, n))) {
+                    continue;
+                }
+                let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
+                let mark = shape_svg(layer.shape, p, x, y, n);
+                if layer.shape.depth() < Shape::Numbered(Color::Black).depth()
+                    && layer.shape != Shape::Captured
+                    && stones.contains(&p)
+                {
+                    badges.push((p, mark));
+                } else {
+                    let _ = writeln!(s, "{mark}");
                 }
             }
+        }
+        let mut at: Vec<Point> = badges.iter().map(|b| b.0).collect();
+        at.sort_unstable();
+        at.dedup();
+        for p in at {
+            let (x, y) = (cx(p.x), cy(p.y));
+            let (bx, by) = (f64::from(x) + BADGE_OFFSET, f64::from(y) + BADGE_OFFSET);
+            let marks: String = badges
+                .iter()
+                .filter(|b| b.0 == p)
+                .map(|b| b.1.as_str())
+                .collect();
+            let _ = writeln!(
+                s,
+                r##"<g data-badge="{p}"><circle cx="{bx}" cy="{by}" r="{BADGE_RADIUS}" fill="#dcb35c" stroke="#555555" stroke-width="0.75"/><g transform="translate({bx} {by}) scale({BADGE_SCALE}) translate(-{x} -{y})">{marks}</g></g>"##
+            );
         }
         // The legend: one line per layer, its shape drawn beside its meaning.
         let mut entries = Vec::new();
@@ -1074,5 +1122,77 @@ mod tests {
             .any(|n| n.attribute("opacity").is_some()));
         assert!(svg.contains(r#"data-legend="move-w-captured""#));
         assert!(svg.contains(">3 at 2</tspan>"), "{svg}");
+    }
+
+    /// Issue 51: a numbered stone hid the marks of its point (a dead stone's cross, the
+    /// count's square on a captured move's point, an eye's ring). They are drawn small beside
+    /// it, after it, in the order they pile on a point; a captured stone's ring stays round it.
+    #[test]
+    fn marks_a_numbered_stone_would_cover_are_drawn_beside_it() {
+        let mut board = Board::new(9).unwrap();
+        board.setup(pt("cc"), Some(Color::White)).unwrap();
+        let d = Diagram::new(board, None)
+            .layer(Shape::Cross, "dead", vec![pt("cc")])
+            .layer(Shape::Captured, "captured", vec![pt("cc")])
+            .layer(Shape::Territory(Color::White), "count", vec![pt("ee")])
+            .layer(Shape::SharedEye, "eye", vec![pt("ee")])
+            .numbered(Shape::Numbered(Color::Black), "moves", vec![(pt("cc"), 1)])
+            .numbered(
+                Shape::CapturedMove(Color::Black),
+                "taken",
+                vec![(pt("ee"), 2)],
+            );
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let badge = |p: &str| {
+            doc.descendants()
+                .find(|n| n.attribute("data-badge") == Some(p))
+                .unwrap_or_else(|| panic!("no badge at {p}: {svg}"))
+        };
+        let inside = |p: &str| -> Vec<String> {
+            badge(p)
+                .descendants()
+                .filter_map(|n| n.attribute("data-mark"))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(inside("cc"), ["cross"]);
+        assert_eq!(inside("ee"), ["shared-eye", "territory-w"]);
+        // Each badge comes after the stone it is beside, and the captured ring before it.
+        let order: Vec<(String, String)> = doc
+            .descendants()
+            .filter_map(|n| {
+                let key = n.attribute("data-badge").map(|p| ("badge".to_string(), p));
+                let mark = n
+                    .attribute("data-mark")
+                    .zip(n.attribute("data-point"))
+                    .filter(|_| n.ancestors().all(|a| a.attribute("data-badge").is_none()))
+                    .map(|(m, p)| (m.to_string(), p));
+                key.or(mark).map(|(m, p)| (m, p.to_string()))
+            })
+            .collect();
+        let place = |m: &str, p: &str| {
+            order
+                .iter()
+                .position(|o| o.0 == m && o.1 == p)
+                .unwrap_or_else(|| panic!("{m} at {p} not drawn: {order:?}"))
+        };
+        assert!(place("captured", "cc") < place("move-b", "cc"));
+        assert!(place("move-b", "cc") < place("badge", "cc"));
+        assert!(place("move-b-captured", "ee") < place("badge", "ee"));
+        // The badge is clear of the stone's number: its disc starts past the text's corner.
+        let disc = badge("cc")
+            .children()
+            .find(|n| n.has_tag_name("circle"))
+            .unwrap();
+        let (bx, by, r) = (number(disc, "cx"), number(disc, "cy"), number(disc, "r"));
+        let stone = doc
+            .descendants()
+            .find(|n| n.attribute("data-mark") == Some("move-b"))
+            .and_then(|g| g.children().find(|n| n.has_tag_name("circle")))
+            .unwrap();
+        let (x, y) = (number(stone, "cx"), number(stone, "cy"));
+        // A two-digit number at font size 10 reaches about 5.5 right and 4 down.
+        assert!(((bx - x - 5.5).powi(2) + (by - y - 4.0).powi(2)).sqrt() > r);
     }
 }
