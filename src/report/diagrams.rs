@@ -93,7 +93,7 @@ pub fn life_diagram(l: &Look) -> Diagram {
             l.stones_where(|b| b.verdict.mp95 && !b.verdict.benson),
         )
         .layer(
-            Shape::Circle,
+            Shape::OpenTriangle,
             "alive by mpfix, not by Benson",
             l.stones_where(|b| b.verdict.mpfix && !b.verdict.benson),
         )
@@ -510,13 +510,16 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, keys: Option<&Keys>, n: usize
                     format!("the {} blocks", anchors.len())
                 },
                 points_cited(&anchors, size),
-                if l.blocks.iter().any(|b| b.verdict.benson) {
-                    "; green dots mark the stones Benson proves alive"
-                } else {
-                    "; Benson proves no stone alive here"
+                // The caption, like the legend, names only what the crop shows.
+                match l.stones_where(|b| b.verdict.benson) {
+                    alive if d.shows_any(&alive) => {
+                        "; green dots mark the stones Benson proves alive"
+                    }
+                    alive if alive.is_empty() => "; Benson proves no stone alive here",
+                    _ => "",
                 },
-                if l.territory.iter().any(|t| !t.is_empty()) {
-                    ", square frames their unconditional territory"
+                if l.territory.iter().any(|t| d.shows_any(t)) {
+                    ", square frames Benson's unconditional territory"
                 } else {
                     ""
                 }

@@ -21,6 +21,9 @@ pub enum Shape {
     Square,
     /// An orange circle on a stone.
     Circle,
+    /// An orange triangle's outline on a stone, round where a `Triangle` goes, so that a
+    /// stone both mark shows both (and the circle keeps a single meaning in `show`).
+    OpenTriangle,
     /// A small square of the owner's colour on an empty point: territory in the count.
     Territory(Color),
     /// A square frame of the owner's colour around a point: Benson's unconditional
@@ -56,6 +59,7 @@ impl Shape {
             Shape::Cross => "cross",
             Shape::Square => "square",
             Shape::Circle => "circle",
+            Shape::OpenTriangle => "open-triangle",
             Shape::Territory(Color::Black) => "territory-b",
             Shape::Territory(Color::White) => "territory-w",
             Shape::Unconditional(Color::Black) => "benson-b",
@@ -82,7 +86,12 @@ impl Shape {
             Shape::Captured => 0,
             Shape::OwnEye | Shape::SharedEye | Shape::VitalEye => 1,
             Shape::Territory(_) | Shape::Unconditional(_) => 2,
-            Shape::Triangle | Shape::Dot | Shape::Cross | Shape::Square | Shape::Circle => 3,
+            Shape::Triangle
+            | Shape::OpenTriangle
+            | Shape::Dot
+            | Shape::Cross
+            | Shape::Square
+            | Shape::Circle => 3,
             Shape::Numbered(_) | Shape::CapturedMove(_) => 4,
         }
     }
@@ -264,6 +273,11 @@ impl Diagram {
             .map(<[MoveNote]>::to_vec)
             .collect();
         (hidden, lines)
+    }
+
+    /// Whether any of `points` is in the part drawn.
+    pub fn shows_any(&self, points: &[Point]) -> bool {
+        points.iter().any(|&p| self.shows(p))
     }
 
     fn shows(&self, p: Point) -> bool {
@@ -653,6 +667,15 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
             r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="10" height="10" fill="none" stroke="#1f77b4" stroke-width="3"/>"##,
             x - 5,
             y - 5
+        ),
+        Shape::OpenTriangle => format!(
+            // `Triangle`'s shape, 1.6 times as large about its centroid (y + 1).
+            r##"<polygon data-mark="{id}" data-point="{p}" points="{x},{} {},{} {},{}" fill="none" stroke="#ff7f0e" stroke-width="2"/>"##,
+            f64::from(y) - 11.8,
+            f64::from(x) - 11.2,
+            f64::from(y) + 7.4,
+            f64::from(x) + 11.2,
+            f64::from(y) + 7.4
         ),
         Shape::Circle => format!(
             r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="6" fill="none" stroke="#ff7f0e" stroke-width="3"/>"##
@@ -1069,6 +1092,7 @@ mod tests {
     fn every_shape_has_its_own_mark() {
         let mut shapes = vec![
             Shape::Triangle,
+            Shape::OpenTriangle,
             Shape::Dot,
             Shape::Cross,
             Shape::Square,
