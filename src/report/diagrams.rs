@@ -181,12 +181,15 @@ fn finishing_layers(mut d: Diagram, l: &Look) -> Diagram {
     );
     for c in [Color::Black, Color::White] {
         let whose = if c == Color::Black { "Black" } else { "White" };
-        let (taken, stand): (Vec<(Point, usize)>, Vec<(Point, usize)>) = f
+        let moves: Vec<(Point, usize)> = f
             .moves
             .iter()
             .enumerate()
             .filter(|(_, m)| m.0 == c)
             .map(|(k, m)| (m.1, k + 1))
+            .collect();
+        let (taken, stand) = moves
+            .into_iter()
             .partition(|m| f.moves_captured.contains(&m.1));
         d = d
             .numbered(
@@ -634,5 +637,9 @@ mod tests {
         assert!(!figs[0].svg.contains(r#"data-mark="dot" data-point="fl""#));
         assert_eq!(figs[0].svg.matches(r#"data-mark="triangle""#).count(), 0);
         assert_eq!(figs[1].svg.matches(r#"data-mark="dot""#).count(), 10);
+        // Issue 51: the caption named the paper's letter for that block, which the diagram
+        // does not draw; it names the point.
+        assert!(figs[0].caption.contains("the lone stone at F8"));
+        assert!(!figs[0].caption.contains("block e"));
     }
 }
