@@ -652,17 +652,23 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
         Shape::Dot => format!(
             r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="4" fill="#2ca02c" stroke="#ffffff" stroke-width="1"/>"##
         ),
-        Shape::Cross => format!(
-            r##"<path data-mark="{id}" data-point="{p}" d="M{} {}L{} {}M{} {}L{} {}" stroke="#d62728" stroke-width="3"/>"##,
-            x - 6,
-            y - 6,
-            x + 6,
-            y + 6,
-            x - 6,
-            y + 6,
-            x + 6,
-            y - 6
-        ),
+        Shape::Cross => {
+            let d = format!(
+                "M{} {}L{} {}M{} {}L{} {}",
+                x - 6,
+                y - 6,
+                x + 6,
+                y + 6,
+                x - 6,
+                y + 6,
+                x + 6,
+                y - 6
+            );
+            // On a white edge, so that it reads on a black stone and on a red triangle too.
+            format!(
+                r##"<g data-mark="{id}" data-point="{p}"><path d="{d}" stroke="#ffffff" stroke-width="4.5"/><path d="{d}" stroke="#d62728" stroke-width="3"/></g>"##
+            )
+        }
         Shape::Square => format!(
             r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="10" height="10" fill="none" stroke="#1f77b4" stroke-width="3"/>"##,
             x - 5,
@@ -1019,12 +1025,18 @@ mod tests {
             let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
             assert_eq!(order, [Shape::Unconditional(c).id(), "cross"]);
             assert_ne!(Shape::Unconditional(c).id(), Shape::Territory(c).id());
-            // The cross's arms reach 6 px from the centre (its path starts at x − 6), its
-            // stroke a little more; each of the frame's edges lies beyond.
+            // The cross's arms run diagonally to 6 px from the centre in x and y (its path
+            // starts at x − 6); a butt end reaches half its widest stroke's width past that,
+            // over √2. Each of the frame's edges lies beyond.
             let cross = doc.get_node(on[1].2).unwrap();
-            let d = cross.attribute("d").unwrap();
+            let paths: Vec<_> = cross.children().filter(|n| n.is_element()).collect();
+            let d = paths[0].attribute("d").unwrap();
             let x = d[1..].split(' ').next().unwrap().parse::<f64>().unwrap() + 6.0;
-            let cross = 6.0 + number(cross, "stroke-width") / 2.0;
+            let widest = paths
+                .iter()
+                .map(|p| number(*p, "stroke-width"))
+                .fold(0.0, f64::max);
+            let cross = 6.0 + widest / 2.0 / std::f64::consts::SQRT_2;
             for r in doc
                 .get_node(on[0].2)
                 .unwrap()
