@@ -437,21 +437,22 @@ impl Diagram {
                 );
             }
         }
-        if let Some(p) = last {
+        // The last stone's ring goes round a stone's marks (a triangle's tips, a cross's
+        // ends, 7.6 px out) and over a captured stone's veil.
+        let last_ring = last.map(|p| {
             let ring = self.contrast(p);
-            let _ = writeln!(
-                s,
-                r#"<circle data-mark="last" data-point="{p}" cx="{}" cy="{}" r="5" fill="none" stroke="{ring}" stroke-width="2"/>"#,
-                cx(p.x),
-                cy(p.y)
-            );
-        }
-        // Drawn in the order of `Shape::depth`, the legend keeps the layers' order.
-        let mut piled = layers.clone();
-        piled.sort_by_key(|l| l.shape.depth());
+            (
+                p,
+                format!(
+                    r#"<circle data-mark="last" data-point="{p}" cx="{}" cy="{}" r="8.5" fill="none" stroke="{ring}" stroke-width="1.5"/>"#,
+                    cx(p.x),
+                    cy(p.y)
+                ),
+            )
+        });
         // A numbered stone covers the point's marks but a captured stone's wider ring; those
         // are drawn small beside the stone instead, nested as they would be on the point.
-        let stones: Vec<Point> = piled
+        let stones: Vec<Point> = layers
             .iter()
             .filter(|l| l.is_numbered())
             .flat_map(|l| {
@@ -463,23 +464,31 @@ impl Diagram {
             })
             .filter(|&p| self.shows(p))
             .collect();
-        let mut badges: Vec<(Point, String)> = Vec::new();
-        for layer in piled {
+        // Every mark, drawn in the order of `Shape::depth` (the legend keeps the layers'
+        // order), the last stone's ring right over the captured veils.
+        let mut marks: Vec<(u8, Point, bool, String)> = Vec::new();
+        if let Some((p, ring)) = last_ring {
+            marks.push((Shape::Captured.depth() + 1, p, true, ring));
+        }
+        for layer in &layers {
             for (k, &p) in layer.points.iter().enumerate() {
                 let n = layer.number(k);
                 if !self.shows(p) || (layer.is_numbered() && hidden.contains(&(p, n))) {
                     continue;
                 }
                 let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
+                let movable = !layer.is_numbered() && layer.shape != Shape::Captured;
                 let mark = shape_svg(layer.shape, p, x, y, n);
-                if layer.shape.depth() < Shape::Numbered(Color::Black).depth()
-                    && layer.shape != Shape::Captured
-                    && stones.contains(&p)
-                {
-                    badges.push((p, mark));
-                } else {
-                    let _ = writeln!(s, "{mark}");
-                }
+                marks.push((layer.shape.depth(), p, movable, mark));
+            }
+        }
+        marks.sort_by_key(|m| m.0);
+        let mut badges: Vec<(Point, String)> = Vec::new();
+        for (_, p, movable, mark) in marks {
+            if movable && stones.contains(&p) {
+                badges.push((p, mark));
+            } else {
+                let _ = writeln!(s, "{mark}");
             }
         }
         let mut at: Vec<Point> = badges.iter().map(|b| b.0).collect();
@@ -504,7 +513,7 @@ impl Diagram {
         if last.is_some() {
             entries.push((
                 format!(
-                    r##"<circle cx="14" cy="{first}" r="5" fill="#dcb35c" stroke="#000000" stroke-width="2"/>"##
+                    r##"<circle cx="14" cy="{first}" r="7" fill="#dcb35c" stroke="#000000" stroke-width="1.5"/>"##
                 ),
                 "the last stone played",
             ));
@@ -1230,5 +1239,40 @@ mod tests {
         let (x, y) = (number(stone, "cx"), number(stone, "cy"));
         // A two-digit number at font size 10 reaches about 5.5 right and 4 down.
         assert!(((bx - x - 5.5).powi(2) + (by - y - 4.0).powi(2)).sqrt() > r);
+    }
+
+    /// Issue 51: the last stone's ring lay under a triangle, a captured stone's veil or a
+    /// finishing move on its point. It goes round the stone's marks, over the veil, and
+    /// beside a numbered stone.
+    #[test]
+    fn the_last_stones_ring_shows_round_its_marks() {
+        let mut board = Board::new(9).unwrap();
+        board.setup(pt("ee"), Some(Color::White)).unwrap();
+        let d = Diagram::new(board, Some(pt("ee")))
+            .layer(Shape::Triangle, "mp95", vec![pt("ee")])
+            .layer(Shape::Captured, "captured", vec![pt("ee")]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
+        let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+        assert_eq!(order, ["captured", "last", "triangle"]);
+        let ring = doc.get_node(on[1].2).unwrap();
+        let inside = number(ring, "r") - number(ring, "stroke-width") / 2.0;
+        // The triangle's tips are 7 px from the centre, its white edge half a pixel more.
+        assert!(inside > 7.5, "the ring from {inside}");
+
+        let svg = d
+            .numbered(Shape::Numbered(Color::Black), "moves", vec![(pt("ee"), 1)])
+            .svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let badge = doc
+            .descendants()
+            .find(|n| n.attribute("data-badge") == Some("ee"))
+            .expect("a badge");
+        let inside: Vec<&str> = badge
+            .descendants()
+            .filter_map(|n| n.attribute("data-mark"))
+            .collect();
+        assert_eq!(inside, ["last", "triangle"]);
     }
 }
