@@ -437,19 +437,6 @@ impl Diagram {
                 );
             }
         }
-        // The last stone's ring goes round a stone's marks (a triangle's tips, a cross's
-        // ends, 7.6 px out) and over a captured stone's veil.
-        let last_ring = last.map(|p| {
-            let ring = self.contrast(p);
-            (
-                p,
-                format!(
-                    r#"<circle data-mark="last" data-point="{p}" cx="{}" cy="{}" r="8.5" fill="none" stroke="{ring}" stroke-width="1.5"/>"#,
-                    cx(p.x),
-                    cy(p.y)
-                ),
-            )
-        });
         // A numbered stone covers the point's marks but a captured stone's wider ring; those
         // are drawn small beside the stone instead, nested as they would be on the point.
         let stones: Vec<Point> = layers
@@ -464,6 +451,24 @@ impl Diagram {
             })
             .filter(|&p| self.shows(p))
             .collect();
+        // The last stone's ring goes round a stone's marks (a triangle's tips, a cross's
+        // ends, 7.6 px out) and over a captured stone's veil.
+        let last_ring = last.map(|p| {
+            // Beside a numbered stone, on the board's colour: black.
+            let ring = if stones.contains(&p) {
+                "#000000"
+            } else {
+                self.contrast(p)
+            };
+            (
+                p,
+                format!(
+                    r#"<circle data-mark="last" data-point="{p}" cx="{}" cy="{}" r="8.5" fill="none" stroke="{ring}" stroke-width="1.5"/>"#,
+                    cx(p.x),
+                    cy(p.y)
+                ),
+            )
+        });
         // Every mark, drawn in the order of `Shape::depth` (the legend keeps the layers'
         // order), the last stone's ring right over the captured veils.
         let mut marks: Vec<(u8, Point, bool, String)> = Vec::new();
