@@ -142,6 +142,7 @@ impl MoveNote {
 const BADGE_OFFSET: f64 = 9.5;
 const BADGE_SCALE: f64 = 0.5;
 const BADGE_RADIUS: f64 = 5.5;
+const BADGE_LABEL: &str = "small, beside a numbered stone: the marks of the point it stands on";
 
 /// Notes on a line of the legend.
 const NOTES_PER_LINE: usize = 6;
@@ -329,14 +330,38 @@ impl Diagram {
             .filter(|l| l.points.iter().any(|&p| self.shows(p)))
             .collect();
         let (hidden, notes) = self.moves_at_moves();
-        let legend_rows = layers.len() as u32 + u32::from(last.is_some()) + notes.len() as u32;
+        // A numbered stone covers the point's marks but a captured stone's wider ring; those
+        // are drawn small beside the stone instead, nested as they would be on the point.
+        let stones: Vec<Point> = layers
+            .iter()
+            .filter(|l| l.is_numbered())
+            .flat_map(|l| {
+                l.points
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, &p)| !hidden.contains(&(p, l.number(k))))
+                    .map(|(_, &p)| p)
+            })
+            .filter(|&p| self.shows(p))
+            .collect();
+        let badged = last.is_some_and(|p| stones.contains(&p))
+            || layers
+                .iter()
+                .filter(|l| !l.is_numbered() && l.shape != Shape::Captured)
+                .any(|l| l.points.iter().any(|p| stones.contains(p)));
+        let legend_rows = layers.len() as u32
+            + u32::from(last.is_some())
+            + u32::from(badged)
+            + notes.len() as u32;
         // The title under the legend, a line per ` · `-separated part.
         let title_lines: Vec<&str> = title.split(" · ").filter(|l| !l.is_empty()).collect();
         let legend_rows = legend_rows + title_lines.len() as u32;
         // Wide enough for the longest legend or title line (about 7.5 px a character).
         let longest = layers
             .iter()
-            .map(|l| 32 + l.label.chars().count() as u32 * 15 / 2)
+            .map(|l| l.label.as_str())
+            .chain(badged.then_some(BADGE_LABEL))
+            .map(|l| 32 + l.chars().count() as u32 * 15 / 2)
             .chain(title_lines.iter().map(|t| 8 + t.chars().count() as u32 * 7))
             .chain(notes.iter().map(|line| {
                 let chars: usize = line.iter().map(|n| n.text().chars().count() + 2).sum();
@@ -437,20 +462,6 @@ impl Diagram {
                 );
             }
         }
-        // A numbered stone covers the point's marks but a captured stone's wider ring; those
-        // are drawn small beside the stone instead, nested as they would be on the point.
-        let stones: Vec<Point> = layers
-            .iter()
-            .filter(|l| l.is_numbered())
-            .flat_map(|l| {
-                l.points
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, &p)| !hidden.contains(&(p, l.number(k))))
-                    .map(|(_, &p)| p)
-            })
-            .filter(|&p| self.shows(p))
-            .collect();
         // The last stone's ring goes round a stone's marks (a triangle's tips, a cross's
         // ends, 7.6 px out) and over a captured stone's veil.
         let last_ring = last.map(|p| {
@@ -529,6 +540,15 @@ impl Diagram {
                 .replacen(r#" data-point="aa""#, "", 1)
                 .replacen("data-mark=", "data-legend=", 1);
             entries.push((elt, layer.label.as_str()));
+        }
+        if badged {
+            let ly = first + 20 * entries.len() as i32;
+            entries.push((
+                format!(
+                    r##"<circle data-legend="badge" cx="14" cy="{ly}" r="{BADGE_RADIUS}" fill="#dcb35c" stroke="#555555" stroke-width="0.75"/>"##
+                ),
+                BADGE_LABEL,
+            ));
         }
         for (k, (elt, text)) in entries.iter().enumerate() {
             let _ = writeln!(s, "{elt}");
@@ -951,6 +971,10 @@ mod tests {
             })
             .collect();
         assert_eq!(notes, [("move-b", "cc", "5", "5 at 2")]);
+        assert!(
+            !svg.contains(r#"data-legend="badge""#),
+            "no badge, no legend line"
+        );
     }
 
     /// Issue 51: a crop's legend listed the last stone and layers out of the picture.
@@ -1206,6 +1230,10 @@ mod tests {
                 .map(str::to_string)
                 .collect()
         };
+        assert!(
+            svg.contains(r#"data-legend="badge""#),
+            "the legend names the badges"
+        );
         assert_eq!(inside("cc"), ["cross"]);
         assert_eq!(inside("ee"), ["shared-eye", "territory-w"]);
         // Each badge comes after the stone it is beside, and the captured ring before it.
