@@ -424,17 +424,33 @@ fn dead_figures(
             .collect();
         reference.sort_unstable();
         let k = figures.len() + 1;
+        // A glyph is named only where the diagram draws it.
+        let glyph = |n: usize, what: &str| {
+            if n == 0 {
+                String::new()
+            } else {
+                format!(" ({what})")
+            }
+        };
+        let both = reference.iter().any(|p| l.dead_estimate.contains(p));
         figures.push(Figure {
             file: format!("{prefix}-{k}.svg"),
             caption: format!(
-                "`{}` game {}, {}: {name} alone calls {} stone{} dead (orange circles), the \
-                 estimate alone {} (blue squares); red crosses: dead by both.",
+                "`{}` game {}, {}: {name} alone calls {} stone{} dead{}, the estimate alone \
+                 {}{}{}.",
                 d.file,
                 d.game,
                 at_move(&l),
                 d.reference_only.len(),
                 if d.reference_only.len() == 1 { "" } else { "s" },
-                d.estimate_only.len()
+                glyph(d.reference_only.len(), "orange circles"),
+                d.estimate_only.len(),
+                glyph(d.estimate_only.len(), "blue squares"),
+                if both {
+                    "; red crosses: dead by both"
+                } else {
+                    ""
+                }
             ),
             svg: against_diagram(&l, &reference, name)
                 .svg(&format!("{} game {}: dead stones, {title}", d.file, d.game)),
