@@ -80,7 +80,8 @@ impl Shape {
     /// stones on top. Sizes nest so that none hides another: the count's square (4 px from
     /// the centre, 5.7 at its corners) inside an eye ring (6 to 8) and on a diamond whose
     /// tips reach out past it (to 9), a ring inside Benson's frame (from 8.1), a cross
-    /// (7.5) inside the frame, a numbered stone (10) inside a captured stone's ring (11.5).
+    /// (7.6) inside the frame, the last stone's ring (7.75 to 9.25, drawn over the veil)
+    /// round a stone's marks, a numbered stone (10) inside a captured stone's ring (11.5).
     fn depth(self) -> u8 {
         match self {
             Shape::Captured => 0,
