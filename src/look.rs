@@ -87,6 +87,12 @@ pub struct Finishing {
     pub margin: Option<f32>,
     /// The same when the other side (not `Look::to_move`) starts the finishing.
     pub margin_other_start: Option<f32>,
+    /// The record's stones the finishing moves capture, in point order: the position
+    /// counted lacks them, so a diagram must not show them alive.
+    pub captured: Vec<Point>,
+    /// The finishing's own stones a later finishing move captures, by their number (place
+    /// in `moves`, from 1), in order: drawn apart from those that stand at the count.
+    pub moves_captured: Vec<usize>,
 }
 
 /// One block and the methods' verdicts on it.
@@ -218,23 +224,29 @@ impl Look {
                 margin,
                 rules: rules.as_str(),
             });
-            l.finishing = c.settled.finished.as_ref().map(|f| Finishing {
-                moves: f
-                    .played
-                    .iter()
-                    .map(|&(c, i, why)| (c, board.point(i), why))
-                    .collect(),
-                unsure: f.unsure,
-                unsure_at: f
-                    .unsure_at
-                    .iter()
-                    .map(|&i| match board.cell(i) {
-                        Cell::Stone(c) => (Some(c), board.point(i)),
-                        _ => (None, board.point(i)),
-                    })
-                    .collect(),
-                margin,
-                margin_other_start: c.settled.other_start.and_then(|m| m.under(rules)),
+            l.finishing = c.settled.finished.as_ref().map(|f| {
+                let (record_taken, moves_captured) =
+                    captured_by(board, f.played.iter().map(|&(c, i, _)| (c, i)));
+                Finishing {
+                    moves: f
+                        .played
+                        .iter()
+                        .map(|&(c, i, why)| (c, board.point(i), why))
+                        .collect(),
+                    captured: points(board, &record_taken),
+                    moves_captured,
+                    unsure: f.unsure,
+                    unsure_at: f
+                        .unsure_at
+                        .iter()
+                        .map(|&i| match board.cell(i) {
+                            Cell::Stone(c) => (Some(c), board.point(i)),
+                            _ => (None, board.point(i)),
+                        })
+                        .collect(),
+                    margin,
+                    margin_other_start: c.settled.other_start.and_then(|m| m.under(rules)),
+                }
             });
         }
         l.key = ex.game.key();
@@ -327,6 +339,37 @@ impl Look {
     }
 }
 
+/// The stones `moves` take off `board` when played on it: the record's, by index in
+/// index order, and the moves' own, by number (from 1) in order.
+fn captured_by(board: &Board, moves: impl Iterator<Item = (Color, Idx)>) -> (Vec<Idx>, Vec<usize>) {
+    let mut b = board.clone();
+    // The number of the move whose stone stands on each point, 0 for the record's.
+    let mut by = vec![0usize; b.cells().len()];
+    let (mut record, mut own) = (Vec::new(), Vec::new());
+    for (k, (c, i)) in moves.enumerate() {
+        let before = b.cells().to_vec();
+        if b.play(c, b.point(i)).is_err() {
+            // The finishing played these on a copy of this board, so none fails; were one
+            // to, what it and the moves after it capture is unknown.
+            break;
+        }
+        for j in b
+            .points()
+            .filter(|&j| matches!(before[j], Cell::Stone(_)) && b.cell(j) == Cell::Empty)
+        {
+            match by[j] {
+                0 => record.push(j),
+                n => own.push(n),
+            }
+        }
+        by[i] = k + 1;
+    }
+    record.sort_unstable();
+    record.dedup();
+    own.sort_unstable();
+    (record, own)
+}
+
 /// Board indices as points, in point order.
 fn points(board: &Board, ids: &[Idx]) -> Vec<Point> {
     let mut v: Vec<Point> = ids.iter().map(|&i| board.point(i)).collect();
@@ -395,5 +438,31 @@ mod tests {
             look(sgf, 3, None).unwrap_err(),
             LookError::NoGame { asked: 3, games: 1 }
         );
+    }
+
+    /// Issue 51: a diagram drew the stones the finishing captures as living stones. The
+    /// record's stones taken are named by point, the finishing's own by their number.
+    #[test]
+    fn the_finishings_captures_are_the_records_and_its_own() {
+        let pt = |s| Point::from_sgf(s).unwrap();
+        let mut board = Board::new(9).unwrap();
+        for (p, c) in [
+            ("aa", Color::White),
+            ("ba", Color::Black),
+            ("hh", Color::Black),
+            ("ig", Color::Black),
+        ] {
+            board.setup(pt(p), Some(c)).unwrap();
+        }
+        let at = |s| board.idx(pt(s)).unwrap();
+        // Black takes aa; White's 2 at ih is taken by Black's 3 at ii.
+        let moves = [
+            (Color::Black, at("ab")),
+            (Color::White, at("ih")),
+            (Color::Black, at("ii")),
+        ];
+        let (record, own) = captured_by(&board, moves.into_iter());
+        assert_eq!(record, [at("aa")]);
+        assert_eq!(own, [2]);
     }
 }

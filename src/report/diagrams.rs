@@ -93,7 +93,7 @@ pub fn life_diagram(l: &Look) -> Diagram {
             l.stones_where(|b| b.verdict.mp95 && !b.verdict.benson),
         )
         .layer(
-            Shape::Circle,
+            Shape::OpenTriangle,
             "alive by mpfix, not by Benson",
             l.stones_where(|b| b.verdict.mpfix && !b.verdict.benson),
         )
@@ -103,13 +103,13 @@ pub fn life_diagram(l: &Look) -> Diagram {
             l.stones_where(|b| b.verdict.benson),
         )
         .layer(
-            Shape::Territory(Color::Black),
-            "Black's unconditional territory",
+            Shape::Unconditional(Color::Black),
+            "Black's unconditional territory (Benson)",
             l.territory[0].clone(),
         )
         .layer(
-            Shape::Territory(Color::White),
-            "White's unconditional territory",
+            Shape::Unconditional(Color::White),
+            "White's unconditional territory (Benson)",
             l.territory[1].clone(),
         )
         .layer(
@@ -169,21 +169,39 @@ pub fn dead_diagram(l: &Look) -> Diagram {
     finishing_layers(territory_layers(d, l), l)
 }
 
-/// The finishing's stones, numbered in the order played.
+/// The finishing's stones, numbered in the order played, and the stones they capture.
 fn finishing_layers(mut d: Diagram, l: &Look) -> Diagram {
     let Some(f) = &l.finishing else {
         return d;
     };
+    d = d.layer(
+        Shape::Captured,
+        "stone of the record the finishing moves capture",
+        f.captured.clone(),
+    );
     for c in [Color::Black, Color::White] {
-        let moves = f
+        let whose = if c == Color::Black { "Black" } else { "White" };
+        let moves: Vec<(Point, usize)> = f
             .moves
             .iter()
             .enumerate()
             .filter(|(_, m)| m.0 == c)
             .map(|(k, m)| (m.1, k + 1))
             .collect();
-        let whose = if c == Color::Black { "Black" } else { "White" };
-        d = d.numbered(c, format!("{whose}'s finishing moves, in order"), moves);
+        let (taken, stand) = moves
+            .into_iter()
+            .partition(|m| f.moves_captured.contains(&m.1));
+        d = d
+            .numbered(
+                Shape::Numbered(c),
+                format!("{whose}'s finishing moves, in order"),
+                stand,
+            )
+            .numbered(
+                Shape::CapturedMove(c),
+                format!("{whose}'s finishing moves a later one captures"),
+                taken,
+            );
     }
     d
 }
@@ -278,8 +296,8 @@ pub fn show_text(l: &Look, title: &str) -> String {
     s.push_str(&d.ascii());
     let _ = writeln!(
         s,
-        "\nX O stones, x o dead by {by}, # @ alive by mp95 and not by Benson, (X) the last \
-         stone.\nUnconditional territory (Benson): Black {}, White {} points.\n",
+        "\nX O stones, x o dead by {by}, # @ alive by mp95 and not by Benson,\n(X) the last \
+         stone, . an empty point, + an empty star point.\nUnconditional territory (Benson): Black {}, White {} points.\n",
         l.territory[0].len(),
         l.territory[1].len()
     );
@@ -406,17 +424,33 @@ fn dead_figures(
             .collect();
         reference.sort_unstable();
         let k = figures.len() + 1;
+        // A glyph is named only where the diagram draws it.
+        let glyph = |n: usize, what: &str| {
+            if n == 0 {
+                String::new()
+            } else {
+                format!(" ({what})")
+            }
+        };
+        let both = reference.iter().any(|p| l.dead_estimate.contains(p));
         figures.push(Figure {
             file: format!("{prefix}-{k}.svg"),
             caption: format!(
-                "`{}` game {}, {}: {name} alone calls {} stone{} dead (orange circles), the \
-                 estimate alone {} (blue squares); red crosses: dead by both.",
+                "`{}` game {}, {}: {name} alone calls {} stone{} dead{}, the estimate alone \
+                 {}{}{}.",
                 d.file,
                 d.game,
                 at_move(&l),
                 d.reference_only.len(),
                 if d.reference_only.len() == 1 { "" } else { "s" },
-                d.estimate_only.len()
+                glyph(d.reference_only.len(), "orange circles"),
+                d.estimate_only.len(),
+                glyph(d.estimate_only.len(), "blue squares"),
+                if both {
+                    "; red crosses: dead by both"
+                } else {
+                    ""
+                }
             ),
             svg: against_diagram(&l, &reference, name)
                 .svg(&format!("{} game {}: dead stones, {title}", d.file, d.game)),
@@ -495,13 +529,16 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, keys: Option<&Keys>, n: usize
                     format!("the {} blocks", anchors.len())
                 },
                 points_cited(&anchors, size),
-                if l.blocks.iter().any(|b| b.verdict.benson) {
-                    "; green dots mark the stones Benson proves alive"
-                } else {
-                    "; Benson proves no stone alive here"
+                // The caption, like the legend, names only what the crop shows.
+                match l.stones_where(|b| b.verdict.benson) {
+                    alive if d.shows_any(&alive) => {
+                        "; green dots mark the stones Benson proves alive"
+                    }
+                    alive if alive.is_empty() => "; Benson proves no stone alive here",
+                    _ => "",
                 },
-                if l.territory.iter().any(|t| !t.is_empty()) {
-                    ", small squares their unconditional territory"
+                if l.territory.iter().any(|t| d.shows_any(t)) {
+                    ", square frames Benson's unconditional territory"
                 } else {
                     ""
                 }
@@ -571,8 +608,8 @@ fn paper_figures() -> Vec<Figure> {
             "bild-6.svg",
             BILD_6,
             "The paper's Bild 6: seven Black blocks sharing six eyes. mp95, mpfix and Benson \
-             agree: every block lives (green dots) but block e (F8), which has no eye of its \
-             own and a single shared eye.",
+             agree: every block lives (green dots) but the lone stone at F8, which has no eye \
+             of its own and a single shared eye.",
         ),
         (
             "bild-9.svg",
@@ -608,7 +645,7 @@ mod tests {
     fn the_paper_examples_are_drawn_with_their_verdicts() {
         let figs = paper_figures();
         assert_eq!(figs.len(), 2);
-        // Bild 6: every stone but block e's (one stone at F8) alive by Benson.
+        // Bild 6: every stone but the lone one at F8 alive by Benson.
         let board = Board::from_ascii(BILD_6);
         let stones = board.count(Color::Black) as usize;
         let dots = figs[0].svg.matches(r#"data-mark="dot""#).count();
@@ -616,5 +653,9 @@ mod tests {
         assert!(!figs[0].svg.contains(r#"data-mark="dot" data-point="fl""#));
         assert_eq!(figs[0].svg.matches(r#"data-mark="triangle""#).count(), 0);
         assert_eq!(figs[1].svg.matches(r#"data-mark="dot""#).count(), 10);
+        // Issue 51: the caption named the paper's letter for that block, which the diagram
+        // does not draw; it names the point.
+        assert!(figs[0].caption.contains("the lone stone at F8"));
+        assert!(!figs[0].caption.contains("block e"));
     }
 }

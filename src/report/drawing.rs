@@ -21,9 +21,25 @@ pub enum Shape {
     Square,
     /// An orange circle on a stone.
     Circle,
-    /// A small square of the owner's colour on an empty point (territory).
+    /// An orange triangle's outline on a stone, round where a `Triangle` goes, so that a
+    /// stone both mark shows both (and the circle keeps a single meaning in `show`).
+    OpenTriangle,
+    /// A small square of the owner's colour on an empty point: territory in the count.
     Territory(Color),
-    /// A green ring on an empty point: a block's own eye.
+    /// A square frame of the owner's colour around a point: Benson's unconditional
+    /// territory. A frame, not a square like the count's, since the two differ (the count
+    /// also takes what Benson cannot prove) and often fall on one point; it frames a stone
+    /// inside too, around its cross, so that a dead stone and the territory it stands in
+    /// read together.
+    Unconditional(Color),
+    /// A faded stone in a dashed ring: a stone of the record the finishing moves capture.
+    /// The ring is wider than a numbered stone, so that it shows around a finishing move
+    /// played on the point.
+    Captured,
+    /// A faded numbered stone in the same dashed ring: a finishing move a later one
+    /// captures, apart from the numbered stones that stand when the count is made.
+    CapturedMove(Color),
+    /// A green ring on an empty point: a block's own eye (round the count's square there).
     OwnEye,
     /// A blue ring on an empty point: an eye two blocks or more share.
     SharedEye,
@@ -43,13 +59,41 @@ impl Shape {
             Shape::Cross => "cross",
             Shape::Square => "square",
             Shape::Circle => "circle",
+            Shape::OpenTriangle => "open-triangle",
             Shape::Territory(Color::Black) => "territory-b",
             Shape::Territory(Color::White) => "territory-w",
+            Shape::Unconditional(Color::Black) => "benson-b",
+            Shape::Unconditional(Color::White) => "benson-w",
+            Shape::Captured => "captured",
             Shape::OwnEye => "own-eye",
             Shape::SharedEye => "shared-eye",
             Shape::VitalEye => "vital-eye",
             Shape::Numbered(Color::Black) => "move-b",
             Shape::Numbered(Color::White) => "move-w",
+            Shape::CapturedMove(Color::Black) => "move-b-captured",
+            Shape::CapturedMove(Color::White) => "move-w-captured",
+        }
+    }
+
+    /// Where the mark is drawn in the pile on a point, lowest first: a captured stone's veil,
+    /// the eye marks, the marks of a point's area, the marks of a stone, the finishing's
+    /// stones on top. Sizes nest so that none hides another: the count's square (4 px from
+    /// the centre, 5.7 at its corners) inside an eye ring (6 to 8) and on a diamond whose
+    /// tips reach out past it (to 9), a ring inside Benson's frame (from 8.1), a cross
+    /// (7.6) inside the frame, the last stone's ring (7.75 to 9.25, drawn over the veil)
+    /// round a stone's marks, a numbered stone (10) inside a captured stone's ring (11.5).
+    fn depth(self) -> u8 {
+        match self {
+            Shape::Captured => 0,
+            Shape::OwnEye | Shape::SharedEye | Shape::VitalEye => 1,
+            Shape::Territory(_) | Shape::Unconditional(_) => 2,
+            Shape::Triangle
+            | Shape::OpenTriangle
+            | Shape::Dot
+            | Shape::Cross
+            | Shape::Square
+            | Shape::Circle => 3,
+            Shape::Numbered(_) | Shape::CapturedMove(_) => 4,
         }
     }
 }
@@ -63,6 +107,46 @@ pub struct Layer {
     /// The number of each point of a `Numbered` layer (empty otherwise: numbered in order).
     pub numbers: Vec<usize>,
 }
+
+impl Layer {
+    fn is_numbered(&self) -> bool {
+        matches!(self.shape, Shape::Numbered(_) | Shape::CapturedMove(_))
+    }
+
+    /// The number of the layer's `k`th point: its own, else its place.
+    fn number(&self, k: usize) -> usize {
+        self.numbers.get(k).copied().unwrap_or(k + 1)
+    }
+}
+
+/// A numbered stone played where an earlier numbered stone stood (captured since): drawn
+/// as a note, `29 at 8`, since a stone on top would hide the earlier one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct MoveNote {
+    shape: Shape,
+    point: Point,
+    number: usize,
+    /// The number of the stone drawn on the point.
+    at: usize,
+}
+
+impl MoveNote {
+    fn text(&self) -> String {
+        format!("{} at {}", self.number, self.at)
+    }
+}
+
+/// Where a mark a numbered stone would cover is drawn instead: so far right of and below
+/// the point's centre (clear of a two-digit number), at this scale, on a disc of the board's
+/// colour of this radius (the scaled marks reach 10.9 × 0.5 from its centre, Benson's white
+/// frame the widest).
+const BADGE_OFFSET: f64 = 9.5;
+const BADGE_SCALE: f64 = 0.5;
+const BADGE_RADIUS: f64 = 5.5;
+const BADGE_LABEL: &str = "small, beside a numbered stone: the marks of the point it stands on";
+
+/// Notes on a line of the legend.
+const NOTES_PER_LINE: usize = 6;
 
 /// A board to draw: the position, its last stone, the marks, and the part to show.
 #[derive(Clone, Debug)]
@@ -118,14 +202,14 @@ impl Diagram {
     /// Adds a layer of numbered stones of colour `c`: moves with their numbers.
     pub fn numbered(
         mut self,
-        c: Color,
+        shape: Shape,
         label: impl Into<String>,
         moves: Vec<(Point, usize)>,
     ) -> Self {
         if !moves.is_empty() {
             let (points, numbers) = moves.into_iter().unzip();
             self.layers.push(Layer {
-                shape: Shape::Numbered(c),
+                shape,
                 label: label.into(),
                 points,
                 numbers,
@@ -154,6 +238,48 @@ impl Diagram {
             self.view = (x0, y0, x1, y1);
         }
         self
+    }
+
+    /// The numbered stones shown that stand where a lower number stands: the `(point,
+    /// number)` of each, and their notes in lines, by number.
+    fn moves_at_moves(&self) -> (Vec<(Point, usize)>, Vec<Vec<MoveNote>>) {
+        let mut moves: Vec<(usize, Point, Shape)> = self
+            .layers
+            .iter()
+            .filter(|l| l.is_numbered())
+            .flat_map(|l| {
+                l.points
+                    .iter()
+                    .enumerate()
+                    .map(move |(k, &p)| (l.number(k), p, l.shape))
+            })
+            .filter(|&(_, p, _)| self.shows(p))
+            .collect();
+        moves.sort_unstable_by_key(|m| m.0);
+        let mut first: Vec<(Point, usize)> = Vec::new();
+        let mut notes = Vec::new();
+        for (number, point, shape) in moves {
+            match first.iter().find(|f| f.0 == point) {
+                Some(&(_, at)) => notes.push(MoveNote {
+                    shape,
+                    point,
+                    number,
+                    at,
+                }),
+                None => first.push((point, number)),
+            }
+        }
+        let hidden = notes.iter().map(|n| (n.point, n.number)).collect();
+        let lines = notes
+            .chunks(NOTES_PER_LINE)
+            .map(<[MoveNote]>::to_vec)
+            .collect();
+        (hidden, lines)
+    }
+
+    /// Whether any of `points` is in the part drawn.
+    pub fn shows_any(&self, points: &[Point]) -> bool {
+        points.iter().any(|&p| self.shows(p))
     }
 
     fn shows(&self, p: Point) -> bool {
@@ -196,16 +322,52 @@ impl Diagram {
         let size = self.board.size();
         let cols = u32::from(x1 - x0) + 1;
         let rows = u32::from(y1 - y0) + 1;
-        let legend_rows = self.layers.len() as u32 + u32::from(self.last.is_some());
+        // The legend names only what the picture shows: a crop leaves layers and the last
+        // stone out of view, and a legend line for them would send the reader looking.
+        let last = self.last.filter(|&p| self.shows(p));
+        let layers: Vec<&Layer> = self
+            .layers
+            .iter()
+            .filter(|l| l.points.iter().any(|&p| self.shows(p)))
+            .collect();
+        let (hidden, notes) = self.moves_at_moves();
+        // A numbered stone covers the point's marks but a captured stone's wider ring; those
+        // are drawn small beside the stone instead, nested as they would be on the point.
+        let stones: Vec<Point> = layers
+            .iter()
+            .filter(|l| l.is_numbered())
+            .flat_map(|l| {
+                l.points
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, &p)| !hidden.contains(&(p, l.number(k))))
+                    .map(|(_, &p)| p)
+            })
+            .filter(|&p| self.shows(p))
+            .collect();
+        let badged = last.is_some_and(|p| stones.contains(&p))
+            || layers
+                .iter()
+                .filter(|l| !l.is_numbered() && l.shape != Shape::Captured)
+                .any(|l| l.points.iter().any(|p| stones.contains(p)));
+        let legend_rows = layers.len() as u32
+            + u32::from(last.is_some())
+            + u32::from(badged)
+            + notes.len() as u32;
         // The title under the legend, a line per ` · `-separated part.
         let title_lines: Vec<&str> = title.split(" · ").filter(|l| !l.is_empty()).collect();
         let legend_rows = legend_rows + title_lines.len() as u32;
         // Wide enough for the longest legend or title line (about 7.5 px a character).
-        let longest = self
-            .layers
+        let longest = layers
             .iter()
-            .map(|l| 32 + l.label.chars().count() as u32 * 15 / 2)
+            .map(|l| l.label.as_str())
+            .chain(badged.then_some(BADGE_LABEL))
+            .map(|l| 32 + l.chars().count() as u32 * 15 / 2)
             .chain(title_lines.iter().map(|t| 8 + t.chars().count() as u32 * 7))
+            .chain(notes.iter().map(|line| {
+                let chars: usize = line.iter().map(|n| n.text().chars().count() + 2).sum();
+                8 + chars as u32 * 15 / 2
+            }))
             .max()
             .unwrap_or(0);
         let width = (2 * MARGIN + cols * CELL).max(260).max(longest + 8);
@@ -301,41 +463,93 @@ impl Diagram {
                 );
             }
         }
-        if let Some(p) = self.last.filter(|&p| self.shows(p)) {
-            let ring = self.contrast(p);
+        // The last stone's ring goes round a stone's marks (a triangle's tips, a cross's
+        // ends, 7.6 px out) and over a captured stone's veil.
+        let last_ring = last.map(|p| {
+            // Beside a numbered stone, on the board's colour: black.
+            let ring = if stones.contains(&p) {
+                "#000000"
+            } else {
+                self.contrast(p)
+            };
+            (
+                p,
+                format!(
+                    r#"<circle data-mark="last" data-point="{p}" cx="{}" cy="{}" r="8.5" fill="none" stroke="{ring}" stroke-width="1.5"/>"#,
+                    cx(p.x),
+                    cy(p.y)
+                ),
+            )
+        });
+        // Every mark, drawn in the order of `Shape::depth` (the legend keeps the layers'
+        // order), the last stone's ring right over the captured veils.
+        let mut marks: Vec<(u8, Point, bool, String)> = Vec::new();
+        if let Some((p, ring)) = last_ring {
+            marks.push((Shape::Captured.depth() + 1, p, true, ring));
+        }
+        for layer in &layers {
+            for (k, &p) in layer.points.iter().enumerate() {
+                let n = layer.number(k);
+                if !self.shows(p) || (layer.is_numbered() && hidden.contains(&(p, n))) {
+                    continue;
+                }
+                let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
+                let movable = !layer.is_numbered() && layer.shape != Shape::Captured;
+                let mark = shape_svg(layer.shape, p, x, y, n);
+                marks.push((layer.shape.depth(), p, movable, mark));
+            }
+        }
+        marks.sort_by_key(|m| m.0);
+        let mut badges: Vec<(Point, String)> = Vec::new();
+        for (_, p, movable, mark) in marks {
+            if movable && stones.contains(&p) {
+                badges.push((p, mark));
+            } else {
+                let _ = writeln!(s, "{mark}");
+            }
+        }
+        let mut at: Vec<Point> = badges.iter().map(|b| b.0).collect();
+        at.sort_unstable();
+        at.dedup();
+        for p in at {
+            let (x, y) = (cx(p.x), cy(p.y));
+            let (bx, by) = (f64::from(x) + BADGE_OFFSET, f64::from(y) + BADGE_OFFSET);
+            let marks: String = badges
+                .iter()
+                .filter(|b| b.0 == p)
+                .map(|b| b.1.as_str())
+                .collect();
             let _ = writeln!(
                 s,
-                r#"<circle data-mark="last" data-point="{p}" cx="{}" cy="{}" r="5" fill="none" stroke="{ring}" stroke-width="2"/>"#,
-                cx(p.x),
-                cy(p.y)
+                r##"<g data-badge="{p}"><circle cx="{bx}" cy="{by}" r="{BADGE_RADIUS}" fill="#dcb35c" stroke="#555555" stroke-width="0.75"/><g transform="translate({bx} {by}) scale({BADGE_SCALE}) translate(-{x} -{y})">{marks}</g></g>"##
             );
-        }
-        for layer in &self.layers {
-            for (k, &p) in layer.points.iter().enumerate() {
-                if self.shows(p) {
-                    let (x, y) = (cx(p.x) as i32, cy(p.y) as i32);
-                    let n = layer.numbers.get(k).copied().unwrap_or(k + 1);
-                    let _ = writeln!(s, "{}", shape_svg(layer.shape, p, x, y, n));
-                }
-            }
         }
         // The legend: one line per layer, its shape drawn beside its meaning.
         let mut entries = Vec::new();
         let first = board_h as i32 + 6;
-        if self.last.is_some() {
+        if last.is_some() {
             entries.push((
                 format!(
-                    r##"<circle cx="14" cy="{first}" r="5" fill="#dcb35c" stroke="#000000" stroke-width="2"/>"##
+                    r##"<circle cx="14" cy="{first}" r="7" fill="#dcb35c" stroke="#000000" stroke-width="1.5"/>"##
                 ),
                 "the last stone played",
             ));
         }
-        for layer in &self.layers {
+        for layer in &layers {
             let ly = first + 20 * entries.len() as i32;
             let elt = shape_svg(layer.shape, Point::new(0, 0), 14, ly, 1)
                 .replacen(r#" data-point="aa""#, "", 1)
                 .replacen("data-mark=", "data-legend=", 1);
             entries.push((elt, layer.label.as_str()));
+        }
+        if badged {
+            let ly = first + 20 * entries.len() as i32;
+            entries.push((
+                format!(
+                    r##"<circle data-legend="badge" cx="14" cy="{ly}" r="{BADGE_RADIUS}" fill="#dcb35c" stroke="#555555" stroke-width="0.75"/>"##
+                ),
+                BADGE_LABEL,
+            ));
         }
         for (k, (elt, text)) in entries.iter().enumerate() {
             let _ = writeln!(s, "{elt}");
@@ -346,11 +560,33 @@ impl Diagram {
                 xml_escape(text)
             );
         }
+        // The finishing's moves played where an earlier one stood, as Go books write them.
+        for (k, line) in notes.iter().enumerate() {
+            let spans: Vec<String> = line
+                .iter()
+                .map(|n| {
+                    format!(
+                        r#"<tspan data-mark="{}" data-point="{}" data-number="{}" data-at="{}">{}</tspan>"#,
+                        n.shape.id(),
+                        n.point,
+                        n.number,
+                        n.at,
+                        n.text()
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                r##"<text data-notes="{k}" x="8" y="{}" font-size="13" fill="#000000">{}</text>"##,
+                first + 20 * (entries.len() + k) as i32 + 4,
+                spans.join(", ")
+            );
+        }
         for (k, line) in title_lines.iter().enumerate() {
             let _ = writeln!(
                 s,
                 r##"<text data-title="{k}" x="8" y="{}" font-size="12" fill="#333333">{}</text>"##,
-                first + 20 * (entries.len() + k) as i32 + 4,
+                first + 20 * (entries.len() + notes.len() + k) as i32 + 4,
                 xml_escape(line)
             );
         }
@@ -428,6 +664,13 @@ impl Diagram {
     }
 }
 
+/// The dashed ring round a captured stone, wider than a stone.
+fn captured_ring(x: i32, y: i32) -> String {
+    format!(
+        r##"<circle cx="{x}" cy="{y}" r="11.5" fill="none" stroke="#333333" stroke-width="1.5" stroke-dasharray="3 2"/>"##
+    )
+}
+
 /// One mark as an SVG element; `n` numbers a `Numbered` stone.
 fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
     let id = shape.id();
@@ -444,21 +687,36 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
         Shape::Dot => format!(
             r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="4" fill="#2ca02c" stroke="#ffffff" stroke-width="1"/>"##
         ),
-        Shape::Cross => format!(
-            r##"<path data-mark="{id}" data-point="{p}" d="M{} {}L{} {}M{} {}L{} {}" stroke="#d62728" stroke-width="3"/>"##,
-            x - 6,
-            y - 6,
-            x + 6,
-            y + 6,
-            x - 6,
-            y + 6,
-            x + 6,
-            y - 6
-        ),
+        Shape::Cross => {
+            let d = format!(
+                "M{} {}L{} {}M{} {}L{} {}",
+                x - 6,
+                y - 6,
+                x + 6,
+                y + 6,
+                x - 6,
+                y + 6,
+                x + 6,
+                y - 6
+            );
+            // On a white edge, so that it reads on a black stone and on a red triangle too.
+            format!(
+                r##"<g data-mark="{id}" data-point="{p}"><path d="{d}" stroke="#ffffff" stroke-width="4.5"/><path d="{d}" stroke="#d62728" stroke-width="3"/></g>"##
+            )
+        }
         Shape::Square => format!(
             r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="10" height="10" fill="none" stroke="#1f77b4" stroke-width="3"/>"##,
             x - 5,
             y - 5
+        ),
+        Shape::OpenTriangle => format!(
+            // `Triangle`'s shape, 1.6 times as large about its centroid (y + 1).
+            r##"<polygon data-mark="{id}" data-point="{p}" points="{x},{} {},{} {},{}" fill="none" stroke="#ff7f0e" stroke-width="2"/>"##,
+            f64::from(y) - 11.8,
+            f64::from(x) - 11.2,
+            f64::from(y) + 7.4,
+            f64::from(x) + 11.2,
+            f64::from(y) + 7.4
         ),
         Shape::Circle => format!(
             r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="6" fill="none" stroke="#ff7f0e" stroke-width="3"/>"##
@@ -470,38 +728,77 @@ fn shape_svg(shape: Shape, p: Point, x: i32, y: i32, n: usize) -> String {
                 "#fafafa"
             };
             format!(
-                r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
-                x - 4,
-                y - 4
+                r##"<rect data-mark="{id}" data-point="{p}" x="{}" y="{}" width="7" height="7" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
+                f64::from(x) - 3.5,
+                f64::from(y) - 3.5
             )
         }
+        Shape::Unconditional(c) => {
+            // White's frame is edged in black on both sides, to show on the board, on a black
+            // stone and on the legend's white alike, and to differ from Black's there.
+            let (x, y) = (f64::from(x), f64::from(y));
+            let frame = |half: f64, colour: &str, width: f64| {
+                format!(
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="{width}"/>"##,
+                    x - half,
+                    y - half,
+                    2.0 * half,
+                    2.0 * half
+                )
+            };
+            let rects = if c == Color::Black {
+                frame(9.0, "#111111", 1.5)
+            } else {
+                [
+                    frame(10.5, "#111111", 0.8),
+                    frame(8.5, "#111111", 0.8),
+                    frame(9.5, "#fafafa", 1.2),
+                ]
+                .concat()
+            };
+            format!(r##"<g data-mark="{id}" data-point="{p}">{rects}</g>"##)
+        }
+        Shape::Captured => format!(
+            r##"<g data-mark="{id}" data-point="{p}"><circle cx="{x}" cy="{y}" r="11" fill="#dcb35c" opacity="0.45"/>{}</g>"##,
+            captured_ring(x, y)
+        ),
         Shape::OwnEye => format!(
-            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="5" fill="none" stroke="#2ca02c" stroke-width="3"/>"##
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="7" fill="none" stroke="#2ca02c" stroke-width="2"/>"##
         ),
         Shape::SharedEye => format!(
-            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="5" fill="none" stroke="#1f77b4" stroke-width="3"/>"##
+            r##"<circle data-mark="{id}" data-point="{p}" cx="{x}" cy="{y}" r="7" fill="none" stroke="#1f77b4" stroke-width="2"/>"##
         ),
         Shape::VitalEye => format!(
             r##"<polygon data-mark="{id}" data-point="{p}" points="{},{} {},{} {},{} {},{}" fill="#9467bd" stroke="#ffffff" stroke-width="1"/>"##,
             x,
-            y - 7,
-            x + 7,
+            y - 9,
+            x + 9,
             y,
             x,
-            y + 7,
-            x - 7,
+            y + 9,
+            x - 9,
             y
         ),
-        Shape::Numbered(c) => {
+        Shape::Numbered(c) | Shape::CapturedMove(c) => {
             let (fill, ink) = if c == Color::Black {
                 ("#111111", "#ffffff")
             } else {
                 ("#fafafa", "#000000")
             };
-            format!(
-                r##"<g data-mark="{id}" data-point="{p}" data-number="{n}"><circle cx="{x}" cy="{y}" r="10" fill="{fill}" stroke="#000000" stroke-width="1" opacity="0.85"/><text x="{x}" y="{}" font-size="10" text-anchor="middle" fill="{ink}">{n}</text></g>"##,
+            let stone = format!(
+                r##"<circle cx="{x}" cy="{y}" r="10" fill="{fill}" stroke="#000000" stroke-width="1"/><text x="{x}" y="{}" font-size="10" text-anchor="middle" fill="{ink}">{n}</text>"##,
                 y + 4
-            )
+            );
+            let stone = if matches!(shape, Shape::CapturedMove(_)) {
+                // On the board's colour, so that the grid does not show through.
+                format!(
+                    r##"<circle cx="{x}" cy="{y}" r="10" fill="#dcb35c"/><g opacity="0.5">{stone}</g>{}"##,
+                    captured_ring(x, y)
+                )
+            } else {
+                stone
+            };
+            format!(r##"<g data-mark="{id}" data-point="{p}" data-number="{n}">{stone}</g>"##)
         }
     }
 }
@@ -612,5 +909,404 @@ mod tests {
         assert_eq!(marked, ["aa", "ab"]);
         assert_eq!(svg.matches("data-stone=").count(), 4);
         assert!(svg.contains("a &lt; b &amp; c"));
+    }
+
+    /// The elements of `svg` marked on the board (not in the legend), in document order:
+    /// `(data-mark, data-point, the element)`.
+    fn marks(doc: &roxmltree::Document) -> Vec<(String, String, roxmltree::NodeId)> {
+        doc.descendants()
+            .filter(|n| n.attribute("data-at").is_none())
+            .filter_map(|n| {
+                Some((
+                    n.attribute("data-mark")?.to_string(),
+                    n.attribute("data-point")?.to_string(),
+                    n.id(),
+                ))
+            })
+            .collect()
+    }
+
+    fn number(n: roxmltree::Node, a: &str) -> f64 {
+        n.attribute(a).unwrap().parse().unwrap()
+    }
+
+    /// Issue 51: a finishing move played where an earlier one stood was drawn over it (or
+    /// under it), with no note; it is a note, `5 at 2`, and the point keeps the first stone.
+    #[test]
+    fn a_move_where_an_earlier_move_stood_is_a_note() {
+        let d = Diagram::new(Board::new(9).unwrap(), None)
+            .numbered(
+                Shape::Numbered(Color::White),
+                "White's",
+                vec![(pt("cc"), 2), (pt("dd"), 4)],
+            )
+            .numbered(
+                Shape::Numbered(Color::Black),
+                "Black's",
+                vec![(pt("ee"), 1), (pt("cc"), 5)],
+            );
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let drawn: Vec<(&str, &str)> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("g") && n.attribute("data-point").is_some())
+            .filter(|n| n.attribute("data-number").is_some())
+            .map(|n| {
+                (
+                    n.attribute("data-point").unwrap(),
+                    n.attribute("data-number").unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(drawn, [("cc", "2"), ("dd", "4"), ("ee", "1")]);
+        let notes: Vec<(&str, &str, &str, &str)> = doc
+            .descendants()
+            .filter(|n| n.attribute("data-at").is_some())
+            .map(|n| {
+                (
+                    n.attribute("data-mark").unwrap(),
+                    n.attribute("data-point").unwrap(),
+                    n.attribute("data-number").unwrap(),
+                    n.text().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(notes, [("move-b", "cc", "5", "5 at 2")]);
+        assert!(
+            !svg.contains(r#"data-legend="badge""#),
+            "no badge, no legend line"
+        );
+    }
+
+    /// Issue 51: a crop's legend listed the last stone and layers out of the picture.
+    #[test]
+    fn the_legend_names_only_what_the_crop_shows() {
+        let mut board = Board::new(19).unwrap();
+        for p in ["pc", "qd", "cq"] {
+            board.setup(pt(p), Some(Color::Black)).unwrap();
+        }
+        let d = Diagram::new(board, Some(pt("cq")))
+            .layer(Shape::Triangle, "near", vec![pt("pc"), pt("qd")])
+            .layer(Shape::Cross, "far", vec![pt("cq")])
+            .crop_to(&[pt("pc"), pt("qd")]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(texts.contains(&"near"));
+        assert!(!texts.contains(&"far"), "{svg}");
+        assert!(!texts.contains(&"the last stone played"), "{svg}");
+        assert!(!svg.contains(r#"data-legend="cross""#));
+        // Uncropped, both are in the picture and in the legend.
+        let whole = Diagram {
+            view: (0, 0, 18, 18),
+            ..d
+        }
+        .svg("t");
+        assert!(whole.contains(">far<") && whole.contains(">the last stone played<"));
+    }
+
+    /// Issue 51: the count's squares hid the eyes' marks under them. Eyes are drawn first,
+    /// and reach out past the square: a ring's inside clears the square's corners, a
+    /// diamond's tips stand out past its sides.
+    #[test]
+    fn an_eye_mark_shows_around_the_counts_square() {
+        for eye in [Shape::OwnEye, Shape::SharedEye, Shape::VitalEye] {
+            let d = Diagram::new(Board::new(9).unwrap(), None)
+                .layer(Shape::Territory(Color::Black), "count", vec![pt("ee")])
+                .layer(eye, "eye", vec![pt("ee")]);
+            let svg = d.svg("t");
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
+            let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+            assert_eq!(
+                order,
+                [eye.id(), "territory-b"],
+                "{eye:?}: drawn under the square"
+            );
+            let square = doc.get_node(on[1].2).unwrap();
+            let half = number(square, "width") / 2.0 + number(square, "stroke-width") / 2.0;
+            let corner = half * std::f64::consts::SQRT_2;
+            let e = doc.get_node(on[0].2).unwrap();
+            if eye == Shape::VitalEye {
+                let (cy, top) = (number(square, "y") + number(square, "height") / 2.0, {
+                    let pts = e.attribute("points").unwrap();
+                    let first = pts.split(' ').next().unwrap();
+                    first.split(',').nth(1).unwrap().parse::<f64>().unwrap()
+                });
+                assert!(
+                    cy - top >= half + 4.0,
+                    "{eye:?}: tips {} past {half}",
+                    cy - top
+                );
+            } else {
+                let inside = number(e, "r") - number(e, "stroke-width") / 2.0;
+                assert!(
+                    inside > corner,
+                    "{eye:?}: ring from {inside}, corners at {corner}"
+                );
+            }
+        }
+    }
+
+    /// Issue 51: Benson's territory and a dead stone on one point read together: the frame
+    /// goes round the cross, and the count's square (never on a stone) is not its mark.
+    #[test]
+    fn a_dead_stone_in_benson_territory_shows_its_cross_and_the_frame() {
+        for c in [Color::Black, Color::White] {
+            let mut board = Board::new(9).unwrap();
+            board.setup(pt("ee"), Some(c.opponent())).unwrap();
+            let d = Diagram::new(board, None)
+                .layer(Shape::Unconditional(c), "benson", vec![pt("ee")])
+                .layer(Shape::Cross, "dead", vec![pt("ee")]);
+            let svg = d.svg("t");
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
+            let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+            assert_eq!(order, [Shape::Unconditional(c).id(), "cross"]);
+            assert_ne!(Shape::Unconditional(c).id(), Shape::Territory(c).id());
+            // The cross's arms run diagonally to 6 px from the centre in x and y (its path
+            // starts at x − 6); a butt end reaches half its widest stroke's width past that,
+            // over √2. Each of the frame's edges lies beyond.
+            let cross = doc.get_node(on[1].2).unwrap();
+            let paths: Vec<_> = cross.children().filter(|n| n.is_element()).collect();
+            let d = paths[0].attribute("d").unwrap();
+            let x = d[1..].split(' ').next().unwrap().parse::<f64>().unwrap() + 6.0;
+            let widest = paths
+                .iter()
+                .map(|p| number(*p, "stroke-width"))
+                .fold(0.0, f64::max);
+            let cross = 6.0 + widest / 2.0 / std::f64::consts::SQRT_2;
+            for r in doc
+                .get_node(on[0].2)
+                .unwrap()
+                .children()
+                .filter(|n| n.is_element())
+            {
+                let inside = x - number(r, "x") - number(r, "stroke-width") / 2.0;
+                assert!(
+                    inside > cross,
+                    "{c:?}: a frame's edge at {inside}, the cross {cross}"
+                );
+            }
+        }
+    }
+
+    /// Issue 51: a captured stone's ring shows round a finishing move played on its point.
+    #[test]
+    fn a_captured_stones_ring_shows_round_a_move_on_it() {
+        let mut board = Board::new(9).unwrap();
+        board.setup(pt("ee"), Some(Color::White)).unwrap();
+        let d = Diagram::new(board, None)
+            .layer(Shape::Captured, "captured", vec![pt("ee")])
+            .numbered(
+                Shape::Numbered(Color::Black),
+                "Black's",
+                vec![(pt("ee"), 3)],
+            );
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
+        let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+        assert_eq!(order, ["captured", "move-b"]);
+        let radius = |id| {
+            doc.get_node(id)
+                .unwrap()
+                .children()
+                .filter(|n| n.has_tag_name("circle"))
+                .map(|n| {
+                    number(n, "r")
+                        + n.attribute("stroke-width")
+                            .map_or(0.0, |w| w.parse().unwrap())
+                            / 2.0
+                })
+                .fold(0.0, f64::max)
+        };
+        let ring = doc
+            .get_node(on[0].2)
+            .unwrap()
+            .children()
+            .filter(|n| n.attribute("stroke-dasharray").is_some())
+            .map(|n| number(n, "r") - number(n, "stroke-width") / 2.0)
+            .next()
+            .expect("a dashed ring");
+        assert!(
+            ring > radius(on[1].2),
+            "ring from {ring}, the stone to {}",
+            radius(on[1].2)
+        );
+        assert!(svg.contains(r#"data-legend="captured""#));
+    }
+
+    /// Issue 51: Benson's territory and the count's shared one `data-mark`. Every shape has
+    /// its own.
+    #[test]
+    fn every_shape_has_its_own_mark() {
+        let mut shapes = vec![
+            Shape::Triangle,
+            Shape::OpenTriangle,
+            Shape::Dot,
+            Shape::Cross,
+            Shape::Square,
+            Shape::Circle,
+            Shape::Captured,
+            Shape::OwnEye,
+            Shape::SharedEye,
+            Shape::VitalEye,
+        ];
+        for c in [Color::Black, Color::White] {
+            shapes.extend([
+                Shape::Territory(c),
+                Shape::Unconditional(c),
+                Shape::CapturedMove(c),
+                Shape::Numbered(c),
+            ]);
+        }
+        let mut ids: Vec<&str> = shapes.iter().map(|s| s.id()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), shapes.len(), "{ids:?}");
+    }
+
+    /// Issue 51: a finishing move a later one captures was drawn as a standing stone. It is
+    /// faded, with a mark and a legend line of its own, and the move played on its point
+    /// afterwards is a note.
+    #[test]
+    fn a_captured_finishing_move_is_drawn_apart() {
+        let d = Diagram::new(Board::new(9).unwrap(), None)
+            .numbered(Shape::Numbered(Color::Black), "stand", vec![(pt("dd"), 1)])
+            .numbered(
+                Shape::CapturedMove(Color::White),
+                "taken",
+                vec![(pt("ee"), 2)],
+            )
+            .numbered(Shape::Numbered(Color::Black), "later", vec![(pt("ee"), 3)]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let on: Vec<(String, String)> = marks(&doc)
+            .into_iter()
+            .map(|(mark, point, _)| (mark, point))
+            .collect();
+        let want = |m: &str, p: &str| (m.to_string(), p.to_string());
+        assert_eq!(on, [want("move-b", "dd"), want("move-w-captured", "ee")]);
+        let faded = doc
+            .descendants()
+            .find(|n| n.attribute("data-mark") == Some("move-w-captured"))
+            .unwrap();
+        assert!(faded
+            .descendants()
+            .any(|n| n.attribute("opacity").is_some()));
+        assert!(svg.contains(r#"data-legend="move-w-captured""#));
+        assert!(svg.contains(">3 at 2</tspan>"), "{svg}");
+    }
+
+    /// Issue 51: a numbered stone hid the marks of its point (a dead stone's cross, the
+    /// count's square on a captured move's point, an eye's ring). They are drawn small beside
+    /// it, after it, in the order they pile on a point; a captured stone's ring stays round it.
+    #[test]
+    fn marks_a_numbered_stone_would_cover_are_drawn_beside_it() {
+        let mut board = Board::new(9).unwrap();
+        board.setup(pt("cc"), Some(Color::White)).unwrap();
+        let d = Diagram::new(board, None)
+            .layer(Shape::Cross, "dead", vec![pt("cc")])
+            .layer(Shape::Captured, "captured", vec![pt("cc")])
+            .layer(Shape::Territory(Color::White), "count", vec![pt("ee")])
+            .layer(Shape::SharedEye, "eye", vec![pt("ee")])
+            .numbered(Shape::Numbered(Color::Black), "moves", vec![(pt("cc"), 1)])
+            .numbered(
+                Shape::CapturedMove(Color::Black),
+                "taken",
+                vec![(pt("ee"), 2)],
+            );
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let badge = |p: &str| {
+            doc.descendants()
+                .find(|n| n.attribute("data-badge") == Some(p))
+                .unwrap_or_else(|| panic!("no badge at {p}: {svg}"))
+        };
+        let inside = |p: &str| -> Vec<String> {
+            badge(p)
+                .descendants()
+                .filter_map(|n| n.attribute("data-mark"))
+                .map(str::to_string)
+                .collect()
+        };
+        assert!(
+            svg.contains(r#"data-legend="badge""#),
+            "the legend names the badges"
+        );
+        assert_eq!(inside("cc"), ["cross"]);
+        assert_eq!(inside("ee"), ["shared-eye", "territory-w"]);
+        // Each badge comes after the stone it is beside, and the captured ring before it.
+        let order: Vec<(String, String)> = doc
+            .descendants()
+            .filter_map(|n| {
+                let key = n.attribute("data-badge").map(|p| ("badge".to_string(), p));
+                let mark = n
+                    .attribute("data-mark")
+                    .zip(n.attribute("data-point"))
+                    .filter(|_| n.ancestors().all(|a| a.attribute("data-badge").is_none()))
+                    .map(|(m, p)| (m.to_string(), p));
+                key.or(mark).map(|(m, p)| (m, p.to_string()))
+            })
+            .collect();
+        let place = |m: &str, p: &str| {
+            order
+                .iter()
+                .position(|o| o.0 == m && o.1 == p)
+                .unwrap_or_else(|| panic!("{m} at {p} not drawn: {order:?}"))
+        };
+        assert!(place("captured", "cc") < place("move-b", "cc"));
+        assert!(place("move-b", "cc") < place("badge", "cc"));
+        assert!(place("move-b-captured", "ee") < place("badge", "ee"));
+        // The badge is clear of the stone's number: its disc starts past the text's corner.
+        let disc = badge("cc")
+            .children()
+            .find(|n| n.has_tag_name("circle"))
+            .unwrap();
+        let (bx, by, r) = (number(disc, "cx"), number(disc, "cy"), number(disc, "r"));
+        let stone = doc
+            .descendants()
+            .find(|n| n.attribute("data-mark") == Some("move-b"))
+            .and_then(|g| g.children().find(|n| n.has_tag_name("circle")))
+            .unwrap();
+        let (x, y) = (number(stone, "cx"), number(stone, "cy"));
+        // A two-digit number at font size 10 reaches about 5.5 right and 4 down.
+        assert!(((bx - x - 5.5).powi(2) + (by - y - 4.0).powi(2)).sqrt() > r);
+    }
+
+    /// Issue 51: the last stone's ring lay under a triangle, a captured stone's veil or a
+    /// finishing move on its point. It goes round the stone's marks, over the veil, and
+    /// beside a numbered stone.
+    #[test]
+    fn the_last_stones_ring_shows_round_its_marks() {
+        let mut board = Board::new(9).unwrap();
+        board.setup(pt("ee"), Some(Color::White)).unwrap();
+        let d = Diagram::new(board, Some(pt("ee")))
+            .layer(Shape::Triangle, "mp95", vec![pt("ee")])
+            .layer(Shape::Captured, "captured", vec![pt("ee")]);
+        let svg = d.svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let on: Vec<_> = marks(&doc).into_iter().filter(|m| m.1 == "ee").collect();
+        let order: Vec<&str> = on.iter().map(|m| m.0.as_str()).collect();
+        assert_eq!(order, ["captured", "last", "triangle"]);
+        let ring = doc.get_node(on[1].2).unwrap();
+        let inside = number(ring, "r") - number(ring, "stroke-width") / 2.0;
+        // The triangle's tips are 7 px from the centre, its white edge half a pixel more.
+        assert!(inside > 7.5, "the ring from {inside}");
+
+        let svg = d
+            .numbered(Shape::Numbered(Color::Black), "moves", vec![(pt("ee"), 1)])
+            .svg("t");
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let badge = doc
+            .descendants()
+            .find(|n| n.attribute("data-badge") == Some("ee"))
+            .expect("a badge");
+        let inside: Vec<&str> = badge
+            .descendants()
+            .filter_map(|n| n.attribute("data-mark"))
+            .collect();
+        assert_eq!(inside, ["last", "triangle"]);
     }
 }

@@ -74,10 +74,18 @@ impl Bars<'_> {
     {
         let categories = self.categories;
         let width = (160 + 90 * categories.len() as u32).clamp(480, 1000);
-        let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
+        // The legend goes under the chart, a line per series: inside, it covered the tallest
+        // bars (the calibration chart's, near 100%, were under it).
+        let legend = if self.series.len() > 1 {
+            LEGEND_LINE * self.series.len() as u32 + 8
+        } else {
+            0
+        };
+        let root = SVGBackend::new(path, (width, 420 + legend)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
+        let (plot, below) = root.split_vertically(420);
         let n = categories.len().max(1) as f64;
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(&plot)
             .caption(self.title, ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(40)
@@ -117,7 +125,7 @@ impl Bars<'_> {
             .map_err(err)?;
         let m = self.series.len().max(1) as f64;
         let bar = 0.8 / m;
-        for (s, (name, values)) in self.series.iter().enumerate() {
+        for (s, (_, values)) in self.series.iter().enumerate() {
             let colour = PALETTE[s % PALETTE.len()];
             chart
                 .draw_series(values.iter().enumerate().filter(|(_, &v)| v > floor).map(
@@ -126,24 +134,29 @@ impl Bars<'_> {
                         Rectangle::new([(x0, floor), (x0 + bar * 0.95, v)], colour.filled())
                     },
                 ))
-                .map_err(err)?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled())
-                });
+                .map_err(err)?;
         }
         if self.series.len() > 1 {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .position(SeriesLabelPosition::UpperRight)
-                .draw()
-                .map_err(err)?;
+            for (s, (name, _)) in self.series.iter().enumerate() {
+                let colour = PALETTE[s % PALETTE.len()];
+                let y = (LEGEND_LINE * s as u32) as i32 + 4;
+                below
+                    .draw(&Rectangle::new(
+                        [(72, y + 2), (82, y + 12)],
+                        colour.filled(),
+                    ))
+                    .map_err(err)?;
+                below
+                    .draw(&Text::new(name.as_str(), (90, y), ("sans-serif", 13)))
+                    .map_err(err)?;
+            }
         }
         root.present().map_err(err)
     }
 }
+
+/// The height of a line of a bar chart's legend, in pixels.
+const LEGEND_LINE: u32 = 18;
 
 const PANELS_PER_ROW: usize = 3;
 
@@ -193,4 +206,80 @@ fn histogram_panels(
             .map_err(err)?;
     }
     root.present().map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::charts::charts;
+    use crate::report::tally::Tally;
+
+    /// The rectangle `x, y, width, height` of an SVG element.
+    fn rect(n: roxmltree::Node) -> [f64; 4] {
+        ["x", "y", "width", "height"].map(|a| n.attribute(a).unwrap().parse().unwrap())
+    }
+
+    /// Issue 51: the calibration chart's legend covered the tops of its tallest bars.
+    #[test]
+    fn the_calibration_legend_is_under_the_bars() {
+        let mut t = Tally::default();
+        // Every bin's blocks all dead: bars to the top of the axis.
+        for bin in t.calibration.iter_mut() {
+            *bin = (10, 10);
+        }
+        let (name, chart) = charts(&t)
+            .into_iter()
+            .find(|(name, _)| *name == "calibration.svg")
+            .expect("a calibration chart");
+        let dir = std::env::temp_dir().join(format!("livingblocks-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        draw(&path, &chart).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let Chart::Bars { series, .. } = &chart else {
+            panic!("calibration draws bars")
+        };
+        let colours: Vec<String> = PALETTE[..series.len()]
+            .iter()
+            .map(|c| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2))
+            .collect();
+        let filled: Vec<[f64; 4]> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("rect"))
+            .filter(|n| colours.iter().any(|c| n.attribute("fill") == Some(c)))
+            .map(rect)
+            .collect();
+        // The bars are the tall ones; the legend's swatches are 10 px squares.
+        let bottom = filled
+            .iter()
+            .filter(|r| r[3] > 12.0)
+            .map(|r| r[1] + r[3])
+            .fold(0.0, f64::max);
+        assert!(bottom > 0.0, "no bars drawn");
+        let labels: Vec<f64> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter(|n| {
+                let t = n.text().unwrap_or("").trim();
+                series.iter().any(|(name, _)| name == t)
+            })
+            .map(|n| n.attribute("y").unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(labels.len(), series.len(), "a legend line per series");
+        for y in labels {
+            assert!(
+                y > bottom,
+                "a legend line at y {y}, over bars reaching {bottom}"
+            );
+        }
+        for r in filled.iter().filter(|r| r[3] <= 12.0) {
+            assert!(
+                r[1] > bottom,
+                "a legend swatch at y {}, over the bars",
+                r[1]
+            );
+        }
+    }
 }

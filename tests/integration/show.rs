@@ -29,7 +29,8 @@ move 2, the end of the record, White to move
   2 . . . . . . . O . 2
   1 . . . . . . . . . 1
 
-X O stones, x o dead by the estimate, # @ alive by mp95 and not by Benson, (X) the last stone.
+X O stones, x o dead by the estimate, # @ alive by mp95 and not by Benson,
+(X) the last stone, . an empty point, + an empty star point.
 Unconditional territory (Benson): Black 2, White 0 points.
 
 Finished before counting, the dead stones by the estimate: 0 moves.
@@ -58,11 +59,13 @@ B G3 (gg)         1    4      -    -     -         -          -  yes
         .filter_map(|n| n.attribute("data-point"))
         .collect();
     assert_eq!(last, ["hh"]);
-    let territory = doc
+    // Benson's territory (A9 and C9) has its own mark, not the count's.
+    let benson: Vec<&str> = doc
         .descendants()
-        .filter(|n| n.attribute("data-mark") == Some("territory-b"))
-        .count();
-    assert_eq!(territory, 2);
+        .filter(|n| n.attribute("data-mark") == Some("benson-b"))
+        .filter_map(|n| n.attribute("data-point"))
+        .collect();
+    assert_eq!(benson, ["aa", "ca"]);
 
     for (args, why) in [
         (vec!["show", "in/corner.sgf", "--game", "3"], "no game 3"),
@@ -592,4 +595,64 @@ fn show_sgf_writes_the_game_its_count_can_be_recounted_from() {
     };
     assert!(root(0).contains("HA[2]KM[0]RU[Japanese]"), "{}", root(0));
     assert!(root(2).contains("RU[Chinese]"), "{}", root(2));
+}
+
+/// Issue 51 on a real record whose finishing captures the record's stones and its own, and
+/// plays 28 where its 21 was taken: every captured stone is marked, the move on a taken
+/// move's point is a note, no mark lies under a numbered stone, and every legend line has
+/// its mark on the board.
+#[test]
+fn a_finish_that_captures_is_drawn_without_hiding_anything() {
+    let env = TestEnv::new();
+    let record = crate::util::corpus().join("Hoensha/A02-3.sgf");
+    let o = env.run(&["show", record.to_str().unwrap(), "--out", "d.svg", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(env.dir.path().join("d.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let in_badge = |n: roxmltree::Node| n.ancestors().any(|a| a.attribute("data-badge").is_some());
+    // (mark, point) of everything drawn on the board itself.
+    let on: Vec<(&str, &str)> = doc
+        .descendants()
+        .filter(|n| n.attribute("data-at").is_none() && !in_badge(*n))
+        .filter_map(|n| Some((n.attribute("data-mark")?, n.attribute("data-point")?)))
+        .collect();
+    let at = |m: &str| -> Vec<&str> { on.iter().filter(|o| o.0 == m).map(|o| o.1).collect() };
+    // White's 21 at P13 (SGF og) is taken and shown faded; Black's 28 there is a note.
+    assert_eq!(at("move-w-captured"), ["og"]);
+    let notes: Vec<(&str, &str)> = doc
+        .descendants()
+        .filter(|n| n.attribute("data-at").is_some())
+        .map(|n| (n.attribute("data-point").unwrap(), n.text().unwrap()))
+        .collect();
+    assert_eq!(notes, [("og", "28 at 21")]);
+    // The record's white stones the finishing takes at N14 to R14 (mf..qf) among them.
+    let captured = at("captured");
+    for p in ["mf", "nf", "of", "pf", "qf"] {
+        assert!(
+            captured.contains(&p),
+            "{p} not marked captured: {captured:?}"
+        );
+    }
+    // Benson's territory and the count's have marks of their own.
+    assert!(!at("benson-w").is_empty() && !at("territory-w").is_empty());
+    // No mark on the board under a numbered stone but a captured stone's ring.
+    for &(m, p) in &on {
+        if m.starts_with("move-") {
+            let under: Vec<&str> = on
+                .iter()
+                .filter(|o| o.1 == p && o.0 != m && o.0 != "captured")
+                .map(|o| o.0)
+                .collect();
+            assert!(under.is_empty(), "{under:?} under {m} at {p}");
+        }
+    }
+    // Every legend line names a mark the board draws.
+    for n in doc.descendants() {
+        if let Some(l) = n.attribute("data-legend").filter(|&l| l != "badge") {
+            assert!(
+                svg.contains(&format!(r#"data-mark="{l}" data-point"#)),
+                "{l}"
+            );
+        }
+    }
 }
