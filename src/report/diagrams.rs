@@ -570,7 +570,11 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, keys: Option<&Keys>, n: usize
             (
                 &c.file,
                 &c.game,
-                format!("RE `{}`, the count {}", c.re, c.margin),
+                format!(
+                    "RE `{}`, the count {}",
+                    c.re,
+                    crate::sgf::result::result_text(c.margin as f32)
+                ),
             )
         })
         .chain(t.suspicious.iter().map(|s| {

@@ -14,6 +14,7 @@ use crate::go::{Cell, Color, Point};
 use crate::life::Method;
 use crate::look::Look;
 use crate::score::Sides;
+use crate::sgf::result::result_text;
 
 /// The SGF text of `l`, titled `title` (the file and game it comes from).
 pub fn position_sgf(l: &Look, title: &str) -> String {
@@ -196,7 +197,7 @@ pub fn sides_line(t: &Sides) -> String {
         "Black {}, White {}: {}",
         side(0),
         side(1),
-        signed(t.margin())
+        result_text(t.margin())
     )
 }
 
@@ -206,7 +207,9 @@ pub fn count_line(l: &Look) -> String {
         return format!("not the end of the record (move {})", l.moves);
     };
     let finished = l.finishing.as_ref().map_or(0, |f| f.moves.len());
-    let margin = count.margin.map_or("rules unknown".to_string(), signed);
+    let margin = count
+        .margin
+        .map_or("rules unknown".to_string(), result_text);
     let re = if l.info.re.is_empty() {
         "no RE".to_string()
     } else {
@@ -217,17 +220,6 @@ pub fn count_line(l: &Look) -> String {
         count.source.name(),
         count.rules
     )
-}
-
-/// A margin as RE writes it: `B+3.5`, `W+0.5`, `0`.
-fn signed(m: f32) -> String {
-    if m > 0.0 {
-        format!("B+{m}")
-    } else if m < 0.0 {
-        format!("W+{}", -m)
-    } else {
-        "0".to_string()
-    }
 }
 
 fn root_comment(l: &Look, title: &str) -> String {
