@@ -57,9 +57,8 @@ pub fn count(board: &Board, dead: &[Idx]) -> Count {
     }
 }
 
-/// The points each colour's area counts as territory once the stones at `dead` are removed
-/// (their points included), in index order: what a count marks TB and TW.
-pub fn territory(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
+/// `board` with the stones at `dead` taken off.
+fn lifted(board: &Board, dead: &[Idx]) -> Board {
     let mut b = board.clone();
     for &i in dead {
         if matches!(b.cell(i), Cell::Stone(_)) {
@@ -67,6 +66,13 @@ pub fn territory(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
             b.setup(p, None).expect("on-board point");
         }
     }
+    b
+}
+
+/// The points each colour's area counts as territory once the stones at `dead` are removed
+/// (their points included), in index order: what a count marks TB and TW.
+pub fn territory(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
+    let b = lifted(board, dead);
     let regions = EmptyRegions::find(&b);
     let mut out = [Vec::new(), Vec::new()];
     for i in b.points() {
@@ -83,13 +89,7 @@ pub fn territory(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
 /// `dead` removed, in index order: points a territory count's TB/TW must not mark, or an
 /// editor counting the marks finds more than the count.
 pub fn teire_points(board: &Board, dead: &[Idx]) -> [Vec<Idx>; 2] {
-    let mut b = board.clone();
-    for &i in dead {
-        if matches!(b.cell(i), Cell::Stone(_)) {
-            let p = b.point(i);
-            b.setup(p, None).expect("on-board point");
-        }
-    }
+    let b = lifted(board, dead);
     let regions = EmptyRegions::find(&b);
     let mut out = teire(&regions, None, [true; 2], FastBoard::from_board(&b));
     for points in &mut out {

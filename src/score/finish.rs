@@ -461,6 +461,16 @@ fn make_room(g: &mut FastBoard, side: Color, dame: &[Idx], is_dead: &[bool]) -> 
     None
 }
 
+/// Whether `side` may play `l` without its stone standing in atari after: a capture that
+/// is not a ko or a snapback.
+fn takes_safely(g: &FastBoard, side: Color, l: Idx) -> bool {
+    g.is_legal(side, l) && {
+        let mut after = g.clone();
+        after.play(side, l);
+        !after.in_atari(l)
+    }
+}
+
 /// A move of `side` that captures an opponent block that the record left in atari
 /// (`left_in_atari`: stones not called dead, in atari but not by dead stones, which their
 /// owner takes when it must) and that is still in atari: its owner could not
@@ -473,13 +483,7 @@ fn capture(g: &FastBoard, side: Color, left_in_atari: &[bool]) -> Option<Idx> {
         .into_iter()
         .filter(|&h| left_in_atari[h] && g.in_atari(h))
         .map(|h| g.atari_liberty(h))
-        .find(|&l| {
-            g.is_legal(side, l) && {
-                let mut after = g.clone();
-                after.play(side, l);
-                !after.in_atari(l)
-            }
-        })
+        .find(|&l| takes_safely(g, side, l))
 }
 
 /// A move of `side`, when nothing else is left to play, that captures an opponent block
@@ -507,13 +511,7 @@ fn take_last(g: &FastBoard, side: Color, is_dead: &[bool]) -> Option<Idx> {
                 && saving_moves(&mut g.clone(), h, o, &mut Doubt::default()).is_empty()
         })
         .map(|h| g.atari_liberty(h))
-        .find(|&l| {
-            g.is_legal(side, l) && {
-                let mut after = g.clone();
-                after.play(side, l);
-                !after.in_atari(l)
-            }
-        })
+        .find(|&l| takes_safely(g, side, l))
 }
 
 /// A move of `side` that captures a dead opponent block in atari before its owner connects
