@@ -197,7 +197,10 @@ struct Met {
 pub struct Duplicates {
     met: Vec<Met>,
     by_whole: HashMap<u64, u32>,
-    by_window: HashMap<u64, Vec<u32>>,
+    /// The first game of each window's signature, and apart the few after it: a signature
+    /// is mostly one game's, and a list for each would double what a run keeps.
+    by_window: HashMap<u64, u32>,
+    more_by_window: HashMap<u64, Vec<u32>>,
     /// `zobrist` per board size met.
     points: HashMap<u8, Vec<Box<[u64]>>>,
     /// The last file name given, shared by its games.
@@ -296,9 +299,12 @@ impl Duplicates {
         let group = found.map_or(i, |f| self.met[f as usize].group);
         self.by_whole.entry(key.whole).or_insert(i);
         for s in signatures {
-            let bucket = self.by_window.entry(s).or_default();
-            if bucket.len() < BUCKET && bucket.last() != Some(&i) {
-                bucket.push(i);
+            let first = *self.by_window.entry(s).or_insert(i);
+            if first != i {
+                let more = self.more_by_window.entry(s).or_default();
+                if more.len() + 1 < BUCKET && more.last() != Some(&i) {
+                    more.push(i);
+                }
             }
         }
         self.met.push(Met {
@@ -332,8 +338,10 @@ impl Duplicates {
     fn candidate(&self, line: &KeyLine, signatures: &[u64]) -> Option<u32> {
         let mut seen: Vec<u32> = signatures
             .iter()
-            .filter_map(|s| self.by_window.get(s))
-            .flatten()
+            .flat_map(|s| {
+                let more = self.more_by_window.get(s).map_or(&[][..], Vec::as_slice);
+                self.by_window.get(s).into_iter().chain(more)
+            })
             .copied()
             .collect();
         seen.sort_unstable();
