@@ -44,6 +44,13 @@ pub(super) fn corpus_section(w: &mut String, t: &Tally, figures: &Figures) {
     for ((how, winner), v) in &t.endings {
         let _ = writeln!(w, "| {} | {} | {v} |", how.as_str(), winner.as_str());
     }
+    let games: u64 = t.sizes.values().sum();
+    let _ = writeln!(
+        w,
+        "\n`other`: no winner (void, unfinished, adjourned); `unknown`: a winner without how \
+         or by how much (`B+`), or none given (`?`). {} games have no RE.",
+        games - t.re_present
+    );
     let _ = writeln!(w, "\n| rules | games |\n|---|---:|");
     for (k, v) in &t.rules {
         let _ = writeln!(w, "| {} | {v} |", k.as_str());

@@ -67,7 +67,7 @@ pub(super) fn records_section(w: &mut String, t: &Tally, figures: &Figures) {
         let _ = writeln!(
             w,
             "The first {} of these records (and of the suspicious ones above), at the end of \
-             the record, before finishing:\n",
+             the record, with the finishing moves the count played numbered on it:\n",
             figures.contradicted.len()
         );
         for f in &figures.contradicted {
