@@ -31,7 +31,7 @@ pub(super) fn chains_section(w: &mut String, t: &Tally, figures: &Figures) {
          written as the word of their eye counts); the grammars call {alive} of them alive \
          (G1 for open chains, every closed chain). Verdicts of mp95 or mpfix that differ from \
          the grammar's: {disagree}. {}:\n",
-        cut("words", t.chains.len())
+        cut("kinds (word, open or closed)", t.chains.len())
     );
     let mut words: Vec<_> = t.chains.iter().collect();
     words.sort_by(|a, b| b.1.chains.cmp(&a.1.chains).then(a.0.cmp(b.0)));

@@ -67,6 +67,11 @@ pub(super) fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
     }
     let mp95 = t.not_benson_by(Method::Mp95);
     let mpfix = t.not_benson_by(Method::Mpfix);
+    let beyond_benson = |m: Method| t.agreement[m][m] - t.agreement[Method::Benson][m];
+    let (mp95_eyes, mpfix_eyes) = (
+        beyond_benson(Method::Mp95Eyes),
+        beyond_benson(Method::MpfixEyes),
+    );
     let _ = writeln!(
         w,
         "\n### Alive by the paper, not by Benson\n\n{mp95} blocks are alive by `mp95` and \
@@ -76,8 +81,10 @@ pub(super) fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
          procedure marks others vital on the way, and when the check fails those marks \
          stay, so a block keeps an eye it has no right to. Most such blocks are alive under \
          any order of visiting the eyes; for some the order decides (docs/findings.md). The \
-         fixpoint reading has no such side effects. All {} are listed in \
-         `not_benson.csv`{}.\n",
+         fixpoint reading has no such side effects. With the big-eye table, {mp95_eyes} \
+         blocks are alive by `mp95_eyes` and not by Benson, {mpfix_eyes} by `mpfix_eyes` \
+         (from the agreement table: the diagonal less the `benson` column). The {} of \
+         `mp95` and `mpfix` are listed in `not_benson.csv`{}.\n",
         t.not_benson.len(),
         if t.not_benson.len() > SHOWN {
             format!("; the first {SHOWN} here")
