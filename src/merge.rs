@@ -386,7 +386,7 @@ impl Copies {
                 "key_moves",
             ]
             .map(at),
-            write: ["duplicate_of", "duplicate_of_game", "duplicate_kind"].map(at),
+            write: crate::sink::games::DUPLICATE_COLUMNS.map(at),
             seen: Duplicates::default(),
         }
     }
@@ -412,22 +412,7 @@ impl Copies {
             (Some(key), Some(line), Ok(game)) => self.seen.meet(file, game, &key, &line),
             _ => None,
         };
-        let cells: [Vec<u8>; 3] = match found {
-            Some(d) => [
-                d.file.as_bytes().to_vec(),
-                d.game.to_string().into_bytes(),
-                d.kind.as_str().as_bytes().to_vec(),
-            ],
-            None => Default::default(),
-        };
-        let mut out = csv::ByteRecord::with_capacity(row.as_slice().len(), row.len());
-        for (i, field) in row.iter().enumerate() {
-            match self.write.iter().position(|&w| w == i) {
-                Some(k) => out.push_field(&cells[k]),
-                None => out.push_field(field),
-            }
-        }
-        out
+        crate::sink::games::naming(row, &self.write, found.as_ref())
     }
 }
 

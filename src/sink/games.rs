@@ -422,6 +422,34 @@ pub fn margin_text(m: f32) -> String {
     }
 }
 
+/// The games.csv columns that name the copy a game repeats.
+pub const DUPLICATE_COLUMNS: [&str; 3] = ["duplicate_of", "duplicate_of_game", "duplicate_kind"];
+
+/// `row` with its duplicate columns (at `write`, as `DUPLICATE_COLUMNS`) naming `copy`, or
+/// empty; every other cell as it was.
+pub fn naming(
+    row: &csv::ByteRecord,
+    write: &[usize; 3],
+    copy: Option<&Duplicate>,
+) -> csv::ByteRecord {
+    let cells: [Vec<u8>; 3] = match copy {
+        Some(d) => [
+            d.file.as_bytes().to_vec(),
+            d.game.to_string().into_bytes(),
+            d.kind.as_str().as_bytes().to_vec(),
+        ],
+        None => Default::default(),
+    };
+    let mut out = csv::ByteRecord::with_capacity(row.as_slice().len(), row.len());
+    for (i, field) in row.iter().enumerate() {
+        match write.iter().position(|&w| w == i) {
+            Some(k) => out.push_field(&cells[k]),
+            None => out.push_field(field),
+        }
+    }
+    out
+}
+
 /// Writes games.csv at `path` again with the duplicate columns `copies` gives the games they
 /// name (`Duplicates::resolve`: by `file` and `game`, in the table's order); every other
 /// cell as it was. A run and `merge` both end with it, so their tables agree byte for byte.
@@ -434,7 +462,7 @@ pub fn name_copies(path: &Path, copies: &[(Arc<str>, usize, Option<Duplicate>)])
             .expect("games.csv has the column")
     };
     let (file, game) = (at("file"), at("game"));
-    let write = ["duplicate_of", "duplicate_of_game", "duplicate_kind"].map(at);
+    let write = DUPLICATE_COLUMNS.map(at);
     // The rows are parsed to find the games named again; every other row is copied from a
     // second reader of the file, byte for byte.
     let open = || Ok::<_, io::Error>(io::BufReader::new(std::fs::File::open(path)?));
@@ -462,22 +490,7 @@ pub fn name_copies(path: &Path, copies: &[(Arc<str>, usize, Option<Duplicate>)])
             continue;
         };
         raw.seek_relative(length as i64)?;
-        let cells: [Vec<u8>; 3] = match copy {
-            Some(d) => [
-                d.file.as_bytes().to_vec(),
-                d.game.to_string().into_bytes(),
-                d.kind.as_str().as_bytes().to_vec(),
-            ],
-            None => Default::default(),
-        };
-        let mut fixed = csv::ByteRecord::with_capacity(row.as_slice().len(), row.len());
-        for (i, field) in row.iter().enumerate() {
-            match write.iter().position(|&w| w == i) {
-                Some(k) => fixed.push_field(&cells[k]),
-                None => fixed.push_field(field),
-            }
-        }
-        out.record(&fixed)?;
+        out.record(&naming(&row, &write, copy.as_ref()))?;
     }
     if next.next().is_some() {
         return Err(io::Error::new(
