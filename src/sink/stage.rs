@@ -373,9 +373,35 @@ fn check(stopped: &dyn Fn() -> i32) -> Result<(), CommitError> {
 /// Renames `from` to `to`, making `to`'s folder first.
 fn place(from: &Path, to: &Path) -> Result<(), CommitError> {
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| CommitError::Io(parent.into(), e))?;
+        make_folder(parent).map_err(|e| CommitError::Io(parent.into(), e))?;
     }
     std::fs::rename(from, to).map_err(|e| CommitError::Io(to.into(), e))
+}
+
+/// Makes `dir` and its missing parents, each with the permissions of the folder it is made
+/// in rather than the umask's: `plots/` of a shared output folder (mode 777) is shared too,
+/// so another user's run can replace the diagrams in it, and a private stage stays private.
+fn make_folder(dir: &Path) -> io::Result<()> {
+    let mut missing = Vec::new();
+    let mut existing = dir;
+    while std::fs::symlink_metadata(existing).is_err() {
+        missing.push(existing);
+        match existing.parent() {
+            Some(p) if !p.as_os_str().is_empty() => existing = p,
+            _ => {
+                existing = Path::new(".");
+                break;
+            }
+        }
+    }
+    let permissions = std::fs::metadata(existing)?.permissions();
+    for d in missing.into_iter().rev() {
+        match std::fs::create_dir(d) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+            _ => std::fs::set_permissions(d, permissions.clone())?,
+        }
+    }
+    Ok(())
 }
 
 /// What a commit in progress is doing, in DIR/`JOURNAL`, written before its first rename.
@@ -813,6 +839,27 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_made_in_a_shared_folder_are_shared_and_in_a_private_one_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        for (name, m) in [("shared", 0o777), ("private", 0o700)] {
+            let base = dir.path().join(name);
+            std::fs::create_dir(&base).unwrap();
+            std::fs::set_permissions(&base, std::fs::Permissions::from_mode(m)).unwrap();
+            let from = dir.path().join(format!("{name}.svg"));
+            std::fs::write(&from, "x").unwrap();
+            place(&from, &base.join("plots/boards/a.svg")).unwrap();
+            assert_eq!(mode(&base.join("plots")), m, "{name}");
+            assert_eq!(mode(&base.join("plots/boards")), m, "{name}");
+            assert_eq!(
+                std::fs::read(base.join("plots/boards/a.svg")).unwrap(),
+                b"x"
+            );
+        }
+    }
 
     fn write(p: &Path, text: &str) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();

@@ -312,3 +312,42 @@ fn another_users_run_goes_ahead_after_a_killed_run_left_its_lock() {
     assert_eq!(rows(&env.output("shared", "games.csv")).len(), 2);
     assert!(!lock.exists(), "the lock file is cleared");
 }
+
+/// In a shared folder (mode 777) that root's run filled, another user's run replaces every
+/// output, the plots in `plots/` too: the folders a run makes take the shared folder's mode.
+#[test]
+fn another_users_run_replaces_the_plots_of_roots_run_in_a_shared_folder() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 || Command::new("setpriv").arg("--help").output().is_err() {
+        skip("needs root and setpriv to run as another user");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let env = env_with_games(2);
+    let everyone = std::fs::Permissions::from_mode(0o777);
+    for p in [env.dir.path(), &env.input()] {
+        std::fs::set_permissions(p, everyone.clone()).unwrap();
+    }
+    let out = env.dir.path().join("shared");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::set_permissions(&out, everyone).unwrap();
+    env.analyze("shared", 1);
+    assert!(out.join("plots").is_dir(), "the run draws plots");
+    let o = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_livingblocks"))
+        .args(["analyze", "in", "--out", "shared", "-q"])
+        .current_dir(env.dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    use std::os::unix::fs::MetadataExt;
+    let owner = |p: &std::path::Path| std::fs::metadata(p).unwrap().uid();
+    assert_eq!(owner(&out.join("games.csv")), 65534);
+    for entry in std::fs::read_dir(out.join("plots")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_file() {
+            assert_eq!(owner(&p), 65534, "{}", p.display());
+        }
+    }
+}
