@@ -561,13 +561,17 @@ impl Examined<'_> {
             _ => Vec::new(),
         };
         let view = self.engine.as_ref().and_then(|e| e.as_ref().ok());
+        let katago_score = view.map(|(v, _)| score::judgement::score(v, rec.rules, r.captures));
+        let scored = decision.scored().0;
+        let count = best.and_then(|s| s.margin);
         ScoreRow {
             has_markup: r.has_markup,
-            best: decision.scored().0,
+            best: scored,
+            margin_source: score::pick(scored, count, katago_score),
             markup,
             katago,
             katago_lead: view.map(|(v, _)| score::judgement::lead(v, rec.rules, r.captures)),
-            katago_score: view.map(|(v, _)| score::judgement::score(v, rec.rules, r.captures)),
+            katago_score,
             estimate,
             none,
             benson_bounds: bounds,

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::analyze::{analyze_file_with, prepare, Options, Prepared};
+use crate::analyze::{analyze_file_with, prepare, EstimateFor, Options, Prepared};
 use crate::duplicates::Duplicates;
-use crate::engine::{EngineError, Katago, KatagoSpec, NetJudge};
+use crate::engine::{EngineError, Katago, KatagoSpec, NetJudge, NetSource};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
 use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
@@ -37,8 +37,22 @@ pub struct AnalyzeConfig {
     pub options: Options,
     /// KataGo, asked about every position the estimate selects (`--katago`).
     pub katago: Option<KatagoSpec>,
-    /// A KataGo net evaluated in-process on the same positions instead (`--net`).
-    pub net: Option<PathBuf>,
+    /// A KataGo net evaluated in-process on the same positions instead: the carried one (the
+    /// default judge) or `--net FILE`.
+    pub net: Option<NetSource>,
+}
+
+impl AnalyzeConfig {
+    /// Who judges the final positions, as the manifest names it: KataGo's engine, a net (the
+    /// carried one or a file), the estimate alone, or no one (`--estimate never`).
+    pub fn judge(&self) -> &'static str {
+        match (&self.katago, &self.net, self.options.estimate) {
+            (Some(_), _, _) => "katago",
+            (None, Some(_), _) => "net",
+            (None, None, EstimateFor::Never) => "none",
+            (None, None, _) => "estimate",
+        }
+    }
 }
 
 /// Hears how a run goes; the binary draws it, tests ignore it.
@@ -262,7 +276,7 @@ pub fn analyze(
     }
     let stopped = || cancel.load(Ordering::SeqCst);
     // Loaded before any work: a net that cannot be used is a configuration error.
-    let net = config.net.as_deref().map(NetJudge::load).transpose()?;
+    let net = config.net.as_ref().map(NetJudge::of).transpose()?;
     let mut engine = match &config.katago {
         Some(spec) => Some(Katago::start(spec, &stopped)?),
         None => None,
@@ -342,6 +356,7 @@ pub fn analyze(
         &[
             ("max_file_size", config.max_file_size.to_string()),
             ("estimate", config.options.estimate.name().to_string()),
+            ("judge", config.judge().to_string()),
             ("paths", config.paths_given.clone()),
             ("files_from", config.files_from.clone().unwrap_or_default()),
             ("input_set", input_set),
@@ -352,7 +367,12 @@ pub fn analyze(
             Some(n) => vec![
                 (
                     "katago_version",
-                    format!("livingblocks {} --net", env!("CARGO_PKG_VERSION")),
+                    match config.net {
+                        Some(NetSource::File(_)) => {
+                            format!("livingblocks {} --net", env!("CARGO_PKG_VERSION"))
+                        }
+                        _ => format!("livingblocks {} (carried net)", env!("CARGO_PKG_VERSION")),
+                    },
                 ),
                 ("katago_model", n.model.clone()),
                 ("katago_visits", "1".to_string()),

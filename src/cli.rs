@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use livingblocks::analyze::{EstimateFor, Options};
 use livingblocks::app::AnalyzeConfig;
-use livingblocks::engine::KatagoSpec;
+use livingblocks::engine::{KatagoSpec, NetSource};
 use livingblocks::source::{Root, Shard};
 
 /// Where `analyze` and `merge` write unless told otherwise.
@@ -203,6 +203,18 @@ pub struct KatagoArgs {
     /// one visit; no engine, no GPU.
     #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
+    /// Who judges the final positions when neither --katago nor --net is given: `b10`, KataGo's
+    /// net b10c384h6nbttflrs, carried in the binary and evaluated in-process (KataGo's answers
+    /// at one visit); `estimate`, the built-in playout estimate alone (no net: about a
+    /// millisecond a game, for throughput runs).
+    #[arg(
+        long,
+        value_name = "JUDGE",
+        default_value = "b10",
+        value_parser = ["b10", "estimate"],
+        conflicts_with_all = ["katago", "net"]
+    )]
+    pub judge: String,
     /// Visits per position (1: the net's own judgement, no search).
     #[arg(
         long,
@@ -219,6 +231,16 @@ pub struct KatagoArgs {
 }
 
 impl KatagoArgs {
+    /// The net that judges, if any: `--net FILE`, else the carried one unless `--katago` or
+    /// `--judge estimate` is given.
+    pub fn net(&self) -> Option<NetSource> {
+        match (&self.katago, &self.net) {
+            (Some(_), _) => None,
+            (None, Some(file)) => Some(NetSource::File(file.clone())),
+            (None, None) => (self.judge == "b10").then_some(NetSource::Carried),
+        }
+    }
+
     /// The engine to run, if any.
     pub fn to_spec(&self) -> Result<Option<KatagoSpec>, String> {
         let Some(command) = &self.katago else {
@@ -321,7 +343,11 @@ impl AnalyzeArgs {
                 estimate: self.estimate,
             },
             katago: self.katago.to_spec()?,
-            net: self.katago.net.clone(),
+            // `--estimate never` selects no position for the carried net to judge.
+            net: self
+                .katago
+                .net()
+                .filter(|n| self.estimate != EstimateFor::Never || *n != NetSource::Carried),
         })
     }
 }

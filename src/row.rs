@@ -7,7 +7,7 @@ use crate::go::{Color, GameKey, KeyLine, Point};
 use crate::go::{IllegalMove, ReplayError};
 use crate::life::{BlockVerdict, LifeTotals, NetTotals};
 use crate::score::rules::RecordInfo;
-use crate::score::{DeadSource, Margins};
+use crate::score::{DeadSource, MarginSource, Margins};
 use crate::sgf::{DecodeError, EncodingSource, GameInfo, LoadError};
 use crate::source::InputError;
 
@@ -181,6 +181,8 @@ pub struct ScoreRow {
     /// The source of the count (`score::Decision::scored`): the best with dead stones, else
     /// `None` (nothing dead).
     pub best: DeadSource,
+    /// Where the game's margin comes from (`score::pick`): games.csv `score_source`.
+    pub margin_source: MarginSource,
     /// From TB/TW; `None` without markup.
     pub markup: Option<SourceScore>,
     /// KataGo's dead stones (the blocks its ownership gives away), finished and counted;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use livingblocks::analyze::{examine, Judged};
 use livingblocks::app::AppError;
-use livingblocks::engine::{Katago, NetJudge};
+use livingblocks::engine::{Katago, NetJudge, NetSource};
 use livingblocks::look::{open, Look, EVERY_GAME};
 use livingblocks::report::diagrams::{show_diagram, show_text, title as diagram_title};
 use livingblocks::report::record::position_sgf;
@@ -68,10 +68,13 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
         .map_err(|e| AppError::Usage(format!("{}: {e}", args.file.display())))?;
     let mut judge = match (
         args.katago.to_spec().map_err(AppError::Usage)?,
-        &args.katago.net,
+        // The carried net judges the final position only: a move shown is not judged.
+        args.katago
+            .net()
+            .filter(|n| args.moves.is_none() || *n != NetSource::Carried),
     ) {
         (Some(spec), _) => Some(katago_judge(&spec)?),
-        (None, Some(net)) => Some(net_judge(net)?),
+        (None, Some(net)) => Some(net_judge(&net)?),
         (None, None) => None,
     };
     let answer = match &mut judge {
@@ -146,8 +149,8 @@ fn katago_judge(spec: &livingblocks::engine::KatagoSpec) -> Result<Judge, AppErr
 }
 
 /// A KataGo net, loaded.
-fn net_judge(file: &Path) -> Result<Judge, AppError> {
-    let net = NetJudge::load(file)?;
+fn net_judge(source: &NetSource) -> Result<Judge, AppError> {
+    let net = NetJudge::of(source)?;
     let head = format!(
         "KataGo net {} (model version {}, in-process)",
         net.name(),

@@ -1,8 +1,10 @@
-//! External engines, at the edge beside `source` and `sink`: a process the run talks to over
-//! pipes. The core never sees a protocol; it gets plain data (`score::judgement::EngineView`).
+//! The judges at the edge beside `source` and `sink`: KataGo's engine, a process the run talks
+//! to over pipes, and KataGo's nets read from a file or carried in the binary and evaluated
+//! in-process. The core never sees a protocol or a file; it gets plain data
+//! (`score::judgement::EngineView`).
 
 pub mod katago;
 pub mod nn;
 
 pub use katago::{EngineError, Katago, KatagoSpec};
-pub use nn::NetJudge;
+pub use nn::{NetJudge, NetSource};

@@ -34,24 +34,63 @@ const GZIP: [u8; 2] = [0x1f, 0x8b];
 /// gzip's content) beyond this is no net, and is refused before it fills the memory.
 const MAX_NET_BYTES: u64 = 1 << 30;
 
+/// Which net judges: the one the binary carries, or a file (`--net FILE`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetSource {
+    Carried,
+    File(std::path::PathBuf),
+}
+
+/// The net every run judges with unless told otherwise: KataGo's b10c384h6nbttflrs, as KataGo
+/// publishes it (nets/README.md gives its source and licence), in the binary itself so that an
+/// installed binary needs no file beside it.
+const CARRIED: &[u8] = include_bytes!("../../nets/b10c384h6nbttflrs.bin.gz");
+
+/// The carried net's SHA-256: the weights every default run's tables come from.
+pub const CARRIED_SHA256: &str = "0ba27eced5180b3e3d0b898b280c541112989765e789d1eb6cd0d31b2b2c1229";
+
+/// The carried net's name, as its header gives it.
+pub const CARRIED_NAME: &str = "b10c384h6nbttflrs";
+
 impl NetJudge {
+    /// The net `source` names, read and checked (`load`, `carried`).
+    pub fn of(source: &NetSource) -> Result<NetJudge, EngineError> {
+        match source {
+            NetSource::Carried => NetJudge::carried(),
+            NetSource::File(path) => NetJudge::load(path),
+        }
+    }
+
+    /// The net the binary carries, its SHA-256 checked against the pinned one.
+    pub fn carried() -> Result<NetJudge, EngineError> {
+        let net = NetJudge::read(CARRIED.to_vec(), |why| {
+            EngineError::Failed(format!("the carried net {CARRIED_NAME}: {why}"))
+        })?;
+        if net.sha256 != CARRIED_SHA256 {
+            return Err(EngineError::Failed(format!(
+                "the carried net {CARRIED_NAME} has SHA-256 {}, not {CARRIED_SHA256}",
+                net.sha256
+            )));
+        }
+        Ok(net)
+    }
+
     /// Reads and checks the net at `path`; every fault (no file, a truncated or corrupt one, a
     /// model version or layer the evaluator does not know) is a configuration error naming it.
     pub fn load(path: &Path) -> Result<NetJudge, EngineError> {
         let failed = |why: String| EngineError::Failed(format!("--net {}: {why}", path.display()));
-        let too_large = || {
-            failed(format!(
-                "larger than {} MiB: not a net",
-                MAX_NET_BYTES >> 20
-            ))
-        };
         let size = std::fs::metadata(path)
             .map_err(|e| failed(e.to_string()))?
             .len();
         if size > MAX_NET_BYTES {
-            return Err(too_large());
+            return Err(failed(too_large()));
         }
         let raw = std::fs::read(path).map_err(|e| failed(e.to_string()))?;
+        NetJudge::read(raw, failed)
+    }
+
+    /// A net from the bytes of its file (gzip or plain); `failed` names where they came from.
+    fn read(raw: Vec<u8>, failed: impl Fn(String) -> EngineError) -> Result<NetJudge, EngineError> {
         let sha256 = hex(&Sha256::digest(&raw));
         let bytes = if raw.starts_with(&GZIP) {
             let mut out = Vec::new();
@@ -60,7 +99,7 @@ impl NetJudge {
                 .read_to_end(&mut out)
                 .map_err(|e| failed(format!("not a readable gzip file: {e}")))?;
             if out.len() as u64 > MAX_NET_BYTES {
-                return Err(too_large());
+                return Err(failed(too_large()));
             }
             out
         } else {
@@ -109,6 +148,10 @@ impl NetJudge {
     }
 }
 
+fn too_large() -> String {
+    format!("larger than {} MiB: not a net", MAX_NET_BYTES >> 20)
+}
+
 /// Where `scripts/get-net.sh` puts nets: `$LIVINGBLOCKS_NETS`, else
 /// `~/.cache/livingblocks/nets`.
 pub fn nets_dir() -> std::path::PathBuf {
@@ -130,6 +173,13 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_carried_net_is_the_pinned_one() {
+        let net = NetJudge::carried().unwrap();
+        assert_eq!(net.sha256, CARRIED_SHA256);
+        assert_eq!(net.name(), CARRIED_NAME);
+    }
 
     fn load_bytes(bytes: &[u8]) -> Result<NetJudge, EngineError> {
         let dir = tempfile::tempdir().unwrap();

@@ -9,7 +9,7 @@ use crate::life::PerMethod;
 use crate::row::{
     BigEyeRow, BlockRow, ChainRow, FileAnalysis, GameRow, PositionStats, SourceScore, Status,
 };
-use crate::score::{DeadSource, FinalStatus, PerSource};
+use crate::score::{DeadSource, FinalStatus, MarginSource, PerSource};
 use crate::sgf::result::{How, Winner};
 use crate::sink::games::margin_text;
 
@@ -65,6 +65,8 @@ pub struct ScoreFacts {
     /// `margin_katago_lead`, `margin_katago_score`).
     pub katago_lead: Option<f64>,
     pub katago_score: Option<f64>,
+    /// Where the game's margin comes from (games.csv `score_source`).
+    pub margin_source: MarginSource,
     pub suspicious: bool,
     /// The count is not the players' (games.csv `unscorable` is filled).
     pub unscorable: bool,
@@ -85,6 +87,19 @@ pub struct ScoreFacts {
     pub benson_low: String,
     pub benson_high: String,
     pub area: [u64; 2],
+}
+
+impl ScoreFacts {
+    /// The game's margin: the column `margin_source` names.
+    pub fn margin(&self) -> Option<f64> {
+        match self.margin_source {
+            MarginSource::Markup => self.margins[DeadSource::Markup].rules,
+            MarginSource::Katago => self.margins[DeadSource::Katago].rules,
+            MarginSource::KatagoScore => self.katago_score,
+            MarginSource::Estimate => self.margins[DeadSource::Estimate].rules,
+            MarginSource::None => self.margins[DeadSource::None].rules,
+        }
+    }
 }
 
 /// A source's margins; all `None` where the run does not have the source.
@@ -210,6 +225,7 @@ fn replayed(size: u8, g: &GameRow) -> ReplayedFacts {
             dead_katago: points(s.katago.as_ref()),
             katago_lead: engine_margin(s.katago_lead),
             katago_score: engine_margin(s.katago_score),
+            margin_source: s.margin_source,
             margins: PerSource(DeadSource::ALL.map(|k| {
                 s.source(k)
                     .map_or(SourceMargins::default(), |m| SourceMargins {

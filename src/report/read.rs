@@ -16,7 +16,7 @@ use crate::duplicates::DuplicateKind;
 use crate::go::rules::Ruleset;
 use crate::life::{Method, PerMethod};
 use crate::row::Status;
-use crate::score::{DeadSource, FinalStatus, PerSource};
+use crate::score::{DeadSource, FinalStatus, MarginSource, PerSource};
 use crate::sgf::result::{How, Winner};
 use crate::sink::{schemas, Field, Kind};
 
@@ -446,6 +446,8 @@ impl GameCols {
             dead_katago: self.dead_katago.points(row),
             katago_lead: self.katago_lead.margin(row)?,
             katago_score: self.katago_score.margin(row)?,
+            margin_source: MarginSource::named(self.score_source.get(row))
+                .ok_or_else(|| self.score_source.malformed(row, "a margin source"))?,
             margins,
             suspicious: self.suspicious.flag(row)?,
             unscorable: !self.unscorable.get(row).is_empty(),
@@ -535,7 +537,7 @@ pub(super) fn game_keys(
 ) -> Result<super::diagrams::Keys, ReportError> {
     let (mut r, c) = open(dir, "games.csv")?;
     let [file, game, key, source, dead] =
-        c.cols(["file", "game", "game_key", "score_source", "dead_katago"])?;
+        c.cols(["file", "game", "game_key", "final_source", "dead_katago"])?;
     let mut keys = super::diagrams::Keys::new();
     let mut row = csv::StringRecord::new();
     while next_row(&mut r, &mut row, dir, "games.csv")? {

@@ -15,6 +15,9 @@ use crate::score::{DeadSource, FinalStatus, PerSource};
 use crate::sgf::result::{How, Winner};
 use crate::sum::{summable, Same, Summable};
 
+/// The report's name of the game's margin (games.csv `score_source` names its column).
+pub const CHOSEN: &str = "chosen";
+
 /// Sums per ending, and over all games.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ByEnding<T> {
@@ -343,6 +346,8 @@ summable! {
         /// `margin_katago_score`), each counted as a source.
         pub katago_lead: SourceSums,
         pub katago_score: SourceSums,
+        /// The game's margin, whichever column `score_source` names (`CHOSEN` in the report).
+        pub chosen: SourceSums,
         /// The estimate's dead stones against the markup's, and against KataGo's.
         pub dead: DeadSums,
         pub dead_katago: DeadSums,
@@ -602,6 +607,9 @@ impl Tally {
         if let Some(m) = s.katago_score {
             self.katago_score.add(m, want, s, r);
         }
+        if let Some(m) = s.margin() {
+            self.chosen.add(m, want, s, r);
+        }
     }
 
     /// Adds one block of a game that ended as `ending`, played in `era`.
@@ -699,9 +707,8 @@ impl Tally {
     /// Every source of dead stones by its name, then KataGo's own margins where the run asked
     /// KataGo: what the margin rows of the report, the chart and summary.csv go through.
     pub fn margins(&self) -> impl Iterator<Item = (&'static str, &SourceSums)> {
-        self.sources
-            .iter()
-            .map(|(src, s)| (src.name(), s))
+        std::iter::once((CHOSEN, &self.chosen))
+            .chain(self.sources.iter().map(|(src, s)| (src.name(), s)))
             .chain(self.katago_margins())
     }
 

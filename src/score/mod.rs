@@ -17,7 +17,7 @@ mod race;
 pub mod rules;
 
 pub use count::{count, count_as_is, teire_points, territory, Count};
-pub use decision::{decide, Counted, DeadStones, Decision, Ending, Sides};
+pub use decision::{decide, pick, Counted, DeadStones, Decision, Ending, MarginSource, Sides};
 pub use estimate::{estimate, estimate_dead, Estimate, PLAYOUTS};
 pub use finish::{final_status, finish, FinalStatus, Finished, Unsure, Why};
 

@@ -301,7 +301,7 @@ pub const COLUMNS: &[Column] = &[
         }
     ),
     col!("score_source": Text, |t, g| t.text(
-        g.game.score.as_ref().map_or("", |s| s.best().0.name())
+        g.game.score.as_ref().map_or("", |s| s.margin_source.name())
     )),
     col!("final_source": Text, |t, g| t.text(
         g.game

@@ -13,7 +13,7 @@ use crate::source::name::{name_of, path_of_bytes, unescape};
 use crate::source::Root;
 
 /// Bumped whenever a table's columns or their meaning change.
-pub const SCHEMA: u32 = 10;
+pub const SCHEMA: u32 = 11;
 
 /// The manifest's key for the folder a run was started in, relative to its output folder.
 const STARTED_IN: &str = "started_in";
@@ -42,6 +42,7 @@ pub const MUST_AGREE: &[&str] = &[
     "schema",
     "max_file_size",
     "estimate",
+    "judge",
     "paths",
     "files_from",
     "input_set",

@@ -487,7 +487,7 @@ fn shows_count_is_the_runs_count() {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-katago.py");
     let engine = format!("python3 {} -model net.bin.gz", script.display());
     for (out, more) in [
-        ("all", vec![]),
+        ("all", vec!["--judge", "estimate"]),
         ("engine", vec!["--katago", engine.as_str()]),
     ] {
         let mut args = vec!["analyze", "in", "--out", out, "--estimate", "all", "-q"];
@@ -510,7 +510,7 @@ fn shows_count_is_the_runs_count() {
             let count = l.count.expect("every replayed game is counted");
             let source = count.source.name();
             let at = format!("{} game {game} ({out})", row["file"]);
-            assert_eq!(source, row["score_source"], "{at}");
+            assert_eq!(source, row["final_source"], "{at}");
             let shown = count.margin.map(|m| m.to_string()).unwrap_or_default();
             assert_eq!(shown, row[&format!("margin_{source}")], "{at}");
             let moves = l.finishing.as_ref().map_or(0, |f| f.moves.len());

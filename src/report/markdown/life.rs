@@ -141,11 +141,10 @@ pub(super) fn final_section(w: &mut String, t: &Tally) {
     let _ = writeln!(
         w,
         "What became of each block by the end of the game (blocks.csv `final`), in the games \
-         given one (those with TB/TW markup, or judged by KataGo or the estimate, which by \
-         default judges only the games whose RE is a count): \
-         dead when the \
-         best source of dead stones (the markup, else KataGo's ownership where the run asked \
-         KataGo, else the estimate, after finishing the game) \
+         given one (those with TB/TW markup, or judged: by default only the games whose RE is \
+         a count): dead when the best source of dead stones (the markup, else the run's judge: \
+         KataGo's net by default, which knows nothing of Benson, or the estimate with \
+         `--judge estimate`; after finishing the game) \
          calls it dead or the finishing captured it, seki when it shares liberties no one can \
          fill, alive otherwise. In these games {} blocks ({} stones) lived to the end, {} of \
          them in seki; {} died. A method is right about a block it calls alive when the block lived; Benson \
@@ -232,14 +231,14 @@ pub(super) fn calibration_section(w: &mut String, t: &Tally, figures: &Figures) 
         w,
         "blocks.csv `dead_share` is the share of the estimate's playouts in which a block was \
          captured or ended in the opponent's area. Held against the blocks a reference judged \
-         (the markup, or KataGo with `--katago`), a calibrated share would see about that \
+         (the markup, or KataGo's net, the default judge), a calibrated share would see about that \
          share of its blocks dead.\n"
     );
     if t.calibration.iter().all(|&(n, _)| n == 0) {
         let _ = writeln!(
             w,
             "No block here has both a `dead_share` and a reference's verdict (TB/TW markup, \
-             or `--katago`): nothing to hold the share against."
+             or KataGo's net): nothing to hold the share against."
         );
         return;
     }

@@ -8,7 +8,7 @@ use super::records::records_section;
 use super::{pct, plot, SHOWN};
 use crate::report::diagrams::Figures;
 use crate::report::facts::Era;
-use crate::report::tally::{SourceSums, Tally};
+use crate::report::tally::{SourceSums, Tally, CHOSEN};
 use crate::score::DeadSource;
 
 pub(super) fn results_section(w: &mut String, t: &Tally, figures: &Figures) {
@@ -49,7 +49,8 @@ fn accuracy_table<'a>(
         w,
         "\nEach final position is scored three ways: with the dead stones the record marks \
          (TB/TW, `markup`), with the project's estimate (`estimate`), and with nothing dead \
-         (`none`, a lower bound); with `--katago` also with KataGo's (`katago`: the blocks its \
+         (`none`, a lower bound); where KataGo's net judged (the default judge; `--net`, \
+         `--katago`) also with its dead stones (`katago`: the blocks its \
          ownership gives to the opponent, finished and counted as the others), and KataGo's \
          own lead and the final score it expects are compared as they are (`katago lead`, \
          `katago score`, on the grid of margins the komi allows). Margins are Black − White \
@@ -58,8 +59,14 @@ fn accuracy_table<'a>(
          (games.csv `rules_source`); RE is never an input. A record that stops before the \
          players' last moves is finished first: the dame are filled and the moves the filling \
          forces are played (`finished_moves`); one whose borders are still open is \
-         `unscorable` and counted apart. {} games carry TB/TW markup.\n",
-        t.markup_games
+         `unscorable` and counted apart. {} games carry TB/TW markup.\n\n\
+         The game's margin (`chosen`, games.csv `score_source` names its column) is the \
+         markup's count where the record marks its dead stones; else, where KataGo's net \
+         judged, the count with its dead stones when that lies within {} point of the score \
+         the net expects, and that score otherwise (a rule fitted on other games than those \
+         it is measured on: livingblocks' docs/judge.md); else the estimate's count.\n",
+        t.markup_games,
+        crate::score::decision::COUNT_WITHIN
     );
     let _ = writeln!(
         w,
@@ -83,17 +90,20 @@ fn accuracy_table<'a>(
     );
     let _ = writeln!(
         w,
-        "| dead stones | games compared | all: exact | all: within 1 point | all: same winner \
+        "| margin | games compared | all: exact | all: within 1 point | all: same winner \
          | scorable | scorable: exact | scorable: within 1 point | finish sure | sure: exact \
          | sure: within 1 point |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     // KataGo's rows only where the run asked KataGo: its dead stones, its lead and its score.
-    let rows: Vec<(&str, &SourceSums)> = t
-        .sources
-        .iter()
-        .filter(|(src, s)| *src != DeadSource::Katago || s.compared > 0)
-        .map(|(src, s)| (src.name(), s))
+    let rows: Vec<(&str, &SourceSums)> = std::iter::once((CHOSEN, &t.chosen))
+        .filter(|(_, s)| s.compared > 0)
+        .chain(
+            t.sources
+                .iter()
+                .filter(|(src, s)| *src != DeadSource::Katago || s.compared > 0)
+                .map(|(src, s)| (src.name(), s)),
+        )
         .chain(t.katago_margins())
         .collect();
     for &(name, s) in &rows {
