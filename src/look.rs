@@ -65,6 +65,8 @@ pub struct CountMarks {
     pub marks: [Vec<Point>; 2],
     /// The dead stones still standing on the counted board, in point order.
     pub dead: Vec<Point>,
+    /// Every stone the source calls dead, on the board looked at (before any finishing).
+    pub called: Vec<Point>,
     /// Each side's points, the terms of the margin; `None` when the rules are unknown.
     pub sides: Option<score::Sides>,
     /// Black − White − komi under `rules`; `None` when they are unknown.
@@ -220,6 +222,7 @@ impl Look {
                 territory: d.territory(board).map(|t| points(board, &t)),
                 marks: d.marks(board, rules.scoring).map(|t| points(board, &t)),
                 dead: points(board, standing),
+                called: points(board, &c.dead),
                 sides,
                 margin,
                 rules: rules.as_str(),

@@ -106,11 +106,14 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     if let Some(out) = &args.sgf {
         std::fs::write(out, position_sgf(&l, &title)).map_err(AppError::write(out))?;
     }
-    if args.ascii || (args.out.is_none() && args.sgf.is_none()) {
+    let text = args.ascii || (args.out.is_none() && args.sgf.is_none());
+    if text {
         progress::print(show_text(&l, &title))?;
     }
-    if let Some(text) = &judged {
-        progress::print(text)?;
+    // The judge's own words go with the board's text, or wherever a judge was named.
+    let named = args.katago.katago.is_some() || args.katago.net.is_some();
+    if let Some(judged) = judged.filter(|_| text || named) {
+        progress::print(&judged)?;
     }
     Ok(())
 }

@@ -159,14 +159,28 @@ fn named_eyes(l: &Look, eyes: impl Fn(&crate::look::LookBlock) -> Vec<Point>) ->
 /// and squares where only one says so. Without markup, the estimate's as crosses.
 pub fn dead_diagram(l: &Look) -> Diagram {
     let d = match &l.dead_markup {
-        None => Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p)).layer(
-            Shape::Cross,
-            "dead by the estimate",
-            l.dead_estimate.clone(),
-        ),
+        None => {
+            let (who, dead) = dead_by(l);
+            Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p)).layer(
+                Shape::Cross,
+                &format!("dead by {who}"),
+                dead,
+            )
+        }
         Some(m) => against_diagram(l, m, "the markup"),
     };
     finishing_layers(territory_layers(d, l), l)
+}
+
+/// Whose dead stones the count took, where the record marks none, and the stones it calls
+/// dead: KataGo's net where it judged, else the estimate.
+fn dead_by(l: &Look) -> (&'static str, Vec<Point>) {
+    match &l.count {
+        Some(c) if c.source == crate::score::DeadSource::Katago => {
+            ("KataGo's net", c.called.clone())
+        }
+        _ => ("the estimate", l.dead_estimate.clone()),
+    }
 }
 
 /// The finishing's stones, numbered in the order played, and the stones they capture.
@@ -286,7 +300,10 @@ pub fn show_text(l: &Look, title: &str) -> String {
     let mut d = Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p));
     let (dead, by) = match &l.dead_markup {
         Some(m) => (m.clone(), "the markup (TB/TW)"),
-        None => (l.dead_estimate.clone(), "the estimate"),
+        None => {
+            let (by, dead) = dead_by(l);
+            (dead, by)
+        }
     };
     d = d.layer(Shape::Cross, "dead", dead.clone()).layer(
         Shape::Triangle,
@@ -593,9 +610,9 @@ pub fn figures(t: &Tally, finder: Option<&Finder>, keys: Option<&Keys>, n: usize
         contradicted.push(Figure {
             file: format!("contradicted-{k}.svg"),
             caption: format!(
-                "`{file}` game {game}, {}: {what}; red crosses: the stones the estimate \
-                 calls dead.",
-                at_move(&l)
+                "`{file}` game {game}, {}: {what}; red crosses: the stones {} calls dead.",
+                at_move(&l),
+                dead_by(&l).0
             ),
             svg: dead_diagram(&l).svg(&title(&l, &format!("{file} game {game}"))),
             sgf: Some(position_sgf(&l, &format!("{file} game {game}"))),

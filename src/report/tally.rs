@@ -1028,6 +1028,7 @@ mod tests {
             dead_katago: Vec::new(),
             katago_lead: None,
             katago_score: None,
+            margin_source: crate::score::MarginSource::Markup,
             margins: PerSource([
                 at(markup),
                 SourceMargins {

@@ -186,7 +186,15 @@ fn blocks_csv_has_a_row_per_block_with_every_verdict() {
 fn the_embedded_corpus_runs_clean() {
     let env = TestEnv::new();
     let corpus = crate::util::corpus();
-    let o = env.run(&["analyze", corpus.to_str().unwrap(), "--out", "out", "-q"]);
+    let o = env.run(&[
+        "analyze",
+        "--judge",
+        "estimate",
+        corpus.to_str().unwrap(),
+        "--out",
+        "out",
+        "-q",
+    ]);
     assert!(o.status.success());
     let text = std::fs::read_to_string(env.dir.path().join("out/games.csv")).unwrap();
     let rows = rows(&text);
@@ -432,10 +440,15 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
             String::from_utf8_lossy(&o.stderr)
         );
     };
-    run(&["analyze", corpus, "--out", "all", "-q"]);
+    // The estimate judges: merging is what is checked (net.rs merges judged shards).
+    run(&[
+        "analyze", "--judge", "estimate", corpus, "--out", "all", "-q",
+    ]);
     for k in 0..3 {
         run(&[
             "analyze",
+            "--judge",
+            "estimate",
             corpus,
             "--out",
             &format!("s{k}"),

@@ -397,3 +397,71 @@ fn show_judges_with_the_net() {
     );
     assert!(text.contains("by its lead"), "{text}");
 }
+
+/// The default run judges with the carried net, with nothing fetched: the same tables at one
+/// and two threads, shards merged equal to one run, each game's margin read from the column
+/// `score_source` names, and shards judged by the estimate refused beside the net's.
+#[test]
+fn the_carried_net_judges_by_default_and_merges_like_one_run() {
+    let env = env_with_corpus_games();
+    let run = |args: &[&str]| {
+        let o = env.run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run(&["analyze", "in", "--out", "one", "-j", "1", "-q"]);
+    run(&["analyze", "in", "--out", "two", "-j", "2", "-q"]);
+    for k in 0..2 {
+        let (shard, out) = (format!("{k}/2"), format!("s{k}"));
+        run(&["analyze", "in", "--shard", &shard, "--out", &out, "-q"]);
+    }
+    run(&["merge", "s1", "s0", "--out", "merged", "-q"]);
+    for t in ["games.csv", "blocks.csv", "summary.csv", "report.md"] {
+        assert_eq!(env.output("one", t), env.output("two", t), "{t}");
+        assert_eq!(env.output("one", t), env.output("merged", t), "{t}");
+    }
+    let manifest = env.output("one", "manifest.tsv");
+    assert!(manifest.contains("judge\tnet\n"), "{manifest}");
+    assert!(
+        manifest.contains(&format!(
+            "net_sha256\t{}\n",
+            livingblocks::engine::nn::CARRIED_SHA256
+        )),
+        "{manifest}"
+    );
+    let games = crate::util::rows(&env.output("one", "games.csv"));
+    let counted: Vec<_> = games
+        .iter()
+        .filter(|g| !g["katago_score"].is_empty())
+        .collect();
+    assert!(!counted.is_empty());
+    for g in counted {
+        let source = &g["score_source"];
+        assert!(
+            ["katago", "katago_score"].contains(&source.as_str()),
+            "{source}"
+        );
+        let count: f32 = g["margin_katago"].parse().unwrap();
+        let score: f32 = g["katago_score"].parse().unwrap();
+        let near = (count - score).abs() <= livingblocks::score::decision::COUNT_WITHIN;
+        assert_eq!(
+            source == "katago",
+            near,
+            "{}: {count} against {score}",
+            g["file"]
+        );
+    }
+    run(&[
+        "analyze", "in", "--shard", "1/2", "--out", "e1", "--judge", "estimate", "-q",
+    ]);
+    let o = env.run(&["merge", "s0", "e1", "--out", "mixed", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("judge"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

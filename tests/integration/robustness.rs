@@ -224,7 +224,17 @@ fn an_unreadable_file_is_an_io_error() {
         }
         Command::new("setpriv")
             .args(NOBODY)
-            .args(["./livingblocks", "analyze", "in", "--out", "out", "-j", "1"])
+            .args([
+                "./livingblocks",
+                "analyze",
+                "--judge",
+                "estimate",
+                "in",
+                "--out",
+                "out",
+                "-j",
+                "1",
+            ])
             .current_dir(dir)
             .output()
             .unwrap()
@@ -233,7 +243,9 @@ fn an_unreadable_file_is_an_io_error() {
             crate::util::skip("this user reads a file of mode 000 (CAP_DAC_OVERRIDE?)");
             return;
         }
-        env.run(&["analyze", "in", "--out", "out", "-j", "1"])
+        env.run(&[
+            "analyze", "--judge", "estimate", "in", "--out", "out", "-j", "1",
+        ])
     };
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
@@ -277,7 +289,14 @@ fn an_output_folder_that_cannot_be_created_is_a_usage_error() {
     let env = TestEnv::new();
     env.write("a.sgf", "(;SZ[9];B[ee])");
     std::fs::write(env.dir.path().join("plain-file"), "").unwrap();
-    let o = env.run(&["analyze", "in", "--out", "plain-file/out"]);
+    let o = env.run(&[
+        "analyze",
+        "--judge",
+        "estimate",
+        "in",
+        "--out",
+        "plain-file/out",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("plain-file/out"), "{stderr}");
@@ -295,7 +314,15 @@ fn a_write_error_mid_run_exits_1_without_a_success_summary() {
         .arg("-c")
         .arg("trap '' XFSZ; ulimit -f 200; exec \"$0\" \"$@\"")
         .arg(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(["analyze", corpus.to_str().unwrap(), "--out", "out", "-q"])
+        .args([
+            "analyze",
+            "--judge",
+            "estimate",
+            corpus.to_str().unwrap(),
+            "--out",
+            "out",
+            "-q",
+        ])
         .current_dir(env.dir.path())
         .output()
         .unwrap();
@@ -329,7 +356,9 @@ fn busy_env() -> TestEnv {
 #[cfg(unix)]
 fn spawn_quiet_run(env: &TestEnv, out: &str) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_livingblocks"))
-        .args(["analyze", "in", "--out", out, "-j", "1", "-q"])
+        .args([
+            "analyze", "--judge", "estimate", "in", "--out", out, "-j", "1", "-q",
+        ])
         .current_dir(env.dir.path())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -349,6 +378,8 @@ fn one_writer_per_output_folder_and_stale_temporaries_go() {
     let first = Command::new(env!("CARGO_BIN_EXE_livingblocks"))
         .args([
             "analyze",
+            "--judge",
+            "estimate",
             "in",
             "--out",
             "out",
@@ -362,7 +393,7 @@ fn one_writer_per_output_folder_and_stale_temporaries_go() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(700));
-    let second = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    let second = env.run(&["analyze", "--judge", "estimate", "in", "--out", "out", "-q"]);
     assert_eq!(second.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(stderr.contains("another livingblocks run"), "{stderr}");
@@ -473,11 +504,13 @@ fn strict_turns_failed_rows_into_exit_3() {
     let env = TestEnv::new();
     env.write("good.sgf", "(;SZ[9];B[ee])");
     env.write("bad.sgf", "(;SZ[9];B[ee]");
-    let o = env.run(&["analyze", "in", "--out", "a"]);
+    let o = env.run(&["analyze", "--judge", "estimate", "in", "--out", "a"]);
     assert_eq!(o.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.lines().any(|l| l.ends_with("bad.sgf (game 0): parse_error: not SGF: truncated: the file ends inside a game tree (unexpected end of data (truncated?))")), "{stderr}");
-    let o = env.run(&["analyze", "in", "--out", "b", "--strict", "-q"]);
+    let o = env.run(&[
+        "analyze", "--judge", "estimate", "in", "--out", "b", "--strict", "-q",
+    ]);
     // Not 1, a failed run a scheduler would retry: the outputs are there, complete.
     assert_eq!(o.status.code(), Some(3));
     assert!(env.dir.path().join("b/manifest.tsv").is_file());
@@ -501,7 +534,7 @@ fn a_full_or_closed_stderr_does_not_end_the_run() {
         .open("/dev/full")
         .unwrap();
     let o = Command::new(bin)
-        .args(["analyze", "in", "--out", "full"])
+        .args(["analyze", "--judge", "estimate", "in", "--out", "full"])
         .current_dir(env.dir.path())
         .stderr(full)
         .status()
@@ -509,7 +542,7 @@ fn a_full_or_closed_stderr_does_not_end_the_run() {
     assert_eq!(o.code(), Some(0));
     assert!(env.dir.path().join("full/games.csv").exists());
     let mut child = Command::new(bin)
-        .args(["analyze", "in", "--out", "closed"])
+        .args(["analyze", "--judge", "estimate", "in", "--out", "closed"])
         .current_dir(env.dir.path())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -524,7 +557,7 @@ fn a_full_or_closed_stderr_does_not_end_the_run() {
 fn control_characters_reach_stderr_escaped() {
     let env = TestEnv::new();
     env.write("bell\x07.sgf", "(;SZ[9];B[ee];W[ee])");
-    let o = env.run(&["analyze", "in", "--out", "out"]);
+    let o = env.run(&["analyze", "--judge", "estimate", "in", "--out", "out"]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!stderr.contains('\x07'), "{stderr:?}");
     assert!(
@@ -538,7 +571,9 @@ fn control_characters_reach_stderr_escaped() {
 fn an_absurd_thread_count_is_refused() {
     let env = TestEnv::new();
     env.write("good.sgf", "(;SZ[9];B[ee])");
-    let o = env.run(&["analyze", "in", "--out", "out", "-j", "100000"]);
+    let o = env.run(&[
+        "analyze", "--judge", "estimate", "in", "--out", "out", "-j", "100000",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("at most 1024"));
     assert!(!env.dir.path().join("out").exists());
@@ -564,7 +599,7 @@ fn details_stay_short_whatever_the_input() {
     let noise: Vec<u8> = (0..300 << 10).map(|_| next() as u8).collect();
     env.write("text.sgf", text);
     env.write("noise.sgf", noise);
-    let o = env.run(&["analyze", "in", "--out", "out", "-q"]);
+    let o = env.run(&["analyze", "--judge", "estimate", "in", "--out", "out", "-q"]);
     assert_eq!(
         o.status.code(),
         Some(0),

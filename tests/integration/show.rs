@@ -11,7 +11,7 @@ const CORNER: &str = "(;SZ[9]KM[0]PB[Black]PW[White]RE[B+R]AB[ba][da][ab][bb][cb
 fn show_prints_the_board_and_every_verdict() {
     let env = TestEnv::new();
     env.write("corner.sgf", CORNER);
-    let o = env.run(&["show", "in/corner.sgf"]);
+    let o = env.run(&["show", "in/corner.sgf", "--judge", "estimate"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     let expected = "\
@@ -89,7 +89,7 @@ fn show_lists_the_finishing_moves_of_a_counted_record() {
         "(;SZ[7]KM[0]RU[Japanese]PL[B]RE[B+14]AB[ea][eb][ec][dd][ed][de][df][cf][bf][af]\
          AW[da][db][ac][bc][cc][cd][ae][be][ce])",
     );
-    let o = env.run(&["show", "in/cut.sgf"]);
+    let o = env.run(&["show", "in/cut.sgf", "--judge", "estimate"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(
@@ -105,9 +105,19 @@ fn show_lists_the_finishing_moves_of_a_counted_record() {
         "cut.sgf",
         "(;SZ[7]KM[0]RU[Chinese]RE[W+R]AB[ea][eb][ec]AW[ba][bb][bc])",
     );
-    let o = env.run(&["show", "in/cut.sgf"]);
+    let o = env.run(&["show", "in/cut.sgf", "--judge", "estimate"]);
     let text = String::from_utf8_lossy(&o.stdout).to_string();
-    let o = env.run(&["analyze", "in", "--out", "all", "--estimate", "all", "-q"]);
+    let o = env.run(&[
+        "analyze",
+        "in",
+        "--out",
+        "all",
+        "--estimate",
+        "all",
+        "--judge",
+        "estimate",
+        "-q",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let games = env.output("all", "games.csv");
     let row = rows(&games)
@@ -279,7 +289,9 @@ fn diagrams_show_the_finish_the_territory_and_the_eyes() {
     let env = TestEnv::new();
     let record = crate::util::corpus().join("Dosaku/042.sgf");
     let record = record.to_str().unwrap();
-    let o = env.run(&["show", record, "--out", "d.svg", "--ascii"]);
+    let o = env.run(&[
+        "show", record, "--out", "d.svg", "--ascii", "--judge", "estimate",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     let svg = std::fs::read_to_string(env.dir.path().join("d.svg")).unwrap();
