@@ -101,8 +101,9 @@ def verify(folder):
 
 
 class Runs:
-    def __init__(self, binary, work, rng):
+    def __init__(self, binary, work, rng, judge):
         self.binary = binary
+        self.judge = judge
         self.work = work
         self.rng = rng
         self.counts = {}
@@ -120,6 +121,8 @@ class Runs:
             env[KILL_RECOVERY_AT] = str(recovery_step)
         who = [] if user is None else ["setpriv", f"--reuid={user}", f"--regid={user}",
                                        "--clear-groups", "--"]
+        if args[0] == "analyze":
+            args = [args[0], "--judge", self.judge, *args[1:]]
         return subprocess.Popen(
             [*who, str(self.binary), *args, *(["-q"] if quiet else [])],
             cwd=self.work,
@@ -396,6 +399,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", type=int, default=48)
+    # The outputs' protocol is what is stressed: the estimate judges, so that a run lasts
+    # tenths of a second; `--judge b10` stresses the default run, the net's load included.
+    ap.add_argument("--judge", choices=["estimate", "b10"], default="estimate")
     a = ap.parse_args()
     binary = a.binary.resolve() if a.binary else None
     if binary is None:
@@ -416,7 +422,7 @@ def main():
             (work / name).mkdir()
             for i, r in enumerate(chosen):
                 shutil.copy(r, work / name / f"{i:03}.sgf")
-        runs = Runs(binary, work, rng)
+        runs = Runs(binary, work, rng, a.judge)
 
         # The clean runs: each input set whole and in two shards, merged.
         clean = {}

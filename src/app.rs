@@ -8,7 +8,8 @@ use rayon::prelude::*;
 
 use crate::analyze::{analyze_file_with, prepare, EstimateFor, Options, Prepared};
 use crate::duplicates::Duplicates;
-use crate::engine::{EngineError, Katago, KatagoSpec, NetJudge, NetSource};
+use crate::engine::nn::RunNet;
+use crate::engine::{EngineError, Katago, KatagoSpec, NetSource};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
 use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
@@ -276,7 +277,7 @@ pub fn analyze(
     }
     let stopped = || cancel.load(Ordering::SeqCst);
     // Loaded before any work: a net that cannot be used is a configuration error.
-    let net = config.net.as_ref().map(NetJudge::of).transpose()?;
+    let net = config.net.as_ref().map(RunNet::open).transpose()?;
     let mut engine = match &config.katago {
         Some(spec) => Some(Katago::start(spec, &stopped)?),
         None => None,
@@ -343,11 +344,14 @@ pub fn analyze(
         busy: e.busy(),
     });
     drop(engine);
-    let net_report = net.as_ref().map(|n| NetReport {
-        model: n.name().to_string(),
-        model_version: n.model_version(),
-        sha256: n.sha256.clone(),
-        asked: judged,
+    let net_report = net.as_ref().map(|n| {
+        let (model, model_version, sha256) = n.describe();
+        NetReport {
+            model,
+            model_version,
+            sha256,
+            asked: judged,
+        }
     });
     let engine_entry =
         |f: fn(&EngineReport) -> String| engine_report.as_ref().map_or(String::new(), f);
@@ -568,7 +572,7 @@ struct Batcher<'a> {
     /// Questions sent to the engine.
     questions: u64,
     /// With `--net`: the net, asked by each worker about its own files.
-    net: Option<&'a NetJudge>,
+    net: Option<&'a RunNet>,
     /// Positions the net judged.
     judged: AtomicU64,
 }
@@ -826,7 +830,7 @@ fn recount(
 }
 
 /// With `--net`: the net, and the count of the positions it judged.
-type NetUse<'a> = Option<(&'a NetJudge, &'a AtomicU64)>;
+type NetUse<'a> = Option<(&'a RunNet, &'a AtomicU64)>;
 
 /// Reads one unit of work: its bytes, or the row of why they cannot be had.
 fn bytes_of(w: &Work, cap: u64) -> Result<std::borrow::Cow<'_, [u8]>, Box<GameRow>> {

@@ -476,6 +476,32 @@ mod tests {
     }
 
     #[test]
+    fn the_carried_net_judges_unless_told_otherwise() {
+        assert_eq!(analyze(&[]).net, Some(NetSource::Carried));
+        assert_eq!(analyze(&[]).judge(), "net");
+        let fast = analyze(&["--judge", "estimate"]);
+        assert_eq!((fast.net, fast.judge()), (None, "estimate"));
+        // No position selected: no net to load.
+        let never = analyze(&["--estimate", "never"]);
+        assert_eq!((never.net, never.judge()), (None, "none"));
+        assert_eq!(
+            analyze(&["--net", "n.bin.gz"]).net,
+            Some(NetSource::File(PathBuf::from("n.bin.gz")))
+        );
+        let k = analyze(&["--katago", "katago analysis"]);
+        assert_eq!((k.net, k.judge()), (None, "katago"));
+        let both = [
+            "livingblocks",
+            "analyze",
+            "--judge",
+            "estimate",
+            "--net",
+            "n",
+        ];
+        assert!(Cli::try_parse_from(both).is_err());
+    }
+
+    #[test]
     fn a_list_of_files_replaces_the_default_path() {
         let dir = tempfile::tempdir().unwrap();
         let list = dir.path().join("list");

@@ -49,8 +49,50 @@ const CARRIED: &[u8] = include_bytes!("../../nets/b10c384h6nbttflrs.bin.gz");
 /// The carried net's SHA-256: the weights every default run's tables come from.
 pub const CARRIED_SHA256: &str = "0ba27eced5180b3e3d0b898b280c541112989765e789d1eb6cd0d31b2b2c1229";
 
-/// The carried net's name, as its header gives it.
+/// The carried net's name and model version, as its header gives them.
 pub const CARRIED_NAME: &str = "b10c384h6nbttflrs";
+pub const CARRIED_MODEL_VERSION: i32 = 15;
+
+/// A run's net: a file's, read and checked before any work; the carried one, read when a
+/// position is first judged, so that a run that judges nothing (no counted game) does not
+/// hold its weights.
+pub struct RunNet {
+    /// Set at once for a file; for the carried net, at the first position judged.
+    net: std::sync::OnceLock<NetJudge>,
+}
+
+impl RunNet {
+    pub fn open(source: &NetSource) -> Result<RunNet, EngineError> {
+        let net = std::sync::OnceLock::new();
+        if let NetSource::File(path) = source {
+            let _ = net.set(NetJudge::load(path)?);
+        }
+        Ok(RunNet { net })
+    }
+
+    fn net(&self) -> &NetJudge {
+        self.net.get_or_init(|| {
+            NetJudge::carried().expect("the carried net is the pinned one (its unit test)")
+        })
+    }
+
+    /// The net's answer to `q` (`NetJudge::judge`).
+    pub fn judge(&self, q: &EngineQuery) -> EngineAnswer {
+        self.net().judge(q)
+    }
+
+    /// The net's name, model version and SHA-256, without reading the carried one.
+    pub fn describe(&self) -> (String, i32, String) {
+        match self.net.get() {
+            Some(n) => (n.name().to_string(), n.model_version(), n.sha256.clone()),
+            None => (
+                CARRIED_NAME.to_string(),
+                CARRIED_MODEL_VERSION,
+                CARRIED_SHA256.to_string(),
+            ),
+        }
+    }
+}
 
 impl NetJudge {
     /// The net `source` names, read and checked (`load`, `carried`).
@@ -176,9 +218,20 @@ mod tests {
 
     #[test]
     fn the_carried_net_is_the_pinned_one() {
+        let lazy = RunNet::open(&NetSource::Carried).unwrap();
+        let described = lazy.describe();
         let net = NetJudge::carried().unwrap();
         assert_eq!(net.sha256, CARRIED_SHA256);
         assert_eq!(net.name(), CARRIED_NAME);
+        assert_eq!(net.model_version(), CARRIED_MODEL_VERSION);
+        assert_eq!(
+            described,
+            (
+                net.name().to_string(),
+                net.model_version(),
+                net.sha256.clone()
+            )
+        );
     }
 
     fn load_bytes(bytes: &[u8]) -> Result<NetJudge, EngineError> {
