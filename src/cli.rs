@@ -480,16 +480,16 @@ mod tests {
         assert_eq!(analyze(&[]).net, Some(NetSource::Carried));
         assert_eq!(analyze(&[]).judge(), "net");
         let fast = analyze(&["--judge", "estimate"]);
-        assert_eq!((fast.net, fast.judge()), (None, "estimate"));
+        assert_eq!((&fast.net, fast.judge()), (&None, "estimate"));
         // No position selected: no net to load.
         let never = analyze(&["--estimate", "never"]);
-        assert_eq!((never.net, never.judge()), (None, "none"));
+        assert_eq!((&never.net, never.judge()), (&None, "none"));
         assert_eq!(
             analyze(&["--net", "n.bin.gz"]).net,
             Some(NetSource::File(PathBuf::from("n.bin.gz")))
         );
         let k = analyze(&["--katago", "katago analysis"]);
-        assert_eq!((k.net, k.judge()), (None, "katago"));
+        assert_eq!((&k.net, k.judge()), (&None, "katago"));
         let both = [
             "livingblocks",
             "analyze",

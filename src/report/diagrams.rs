@@ -163,7 +163,7 @@ pub fn dead_diagram(l: &Look) -> Diagram {
             let (who, dead) = dead_by(l);
             Diagram::new(l.board.clone(), l.last_stone.map(|(_, p)| p)).layer(
                 Shape::Cross,
-                &format!("dead by {who}"),
+                format!("dead by {who}"),
                 dead,
             )
         }

@@ -156,7 +156,7 @@ fn show_says_where_the_finishing_is_unsure() {
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(
         text.contains(
-            "Finished before counting, the dead stones by the estimate: 0 moves, \
+            "Finished before counting, the dead stones by KataGo's net: 0 moves, \
              unsure: seki (at E8, G8).\nCounted after them: W+13.\n"
         ),
         "{text}"

@@ -91,31 +91,6 @@ pub(super) fn method_section(w: &mut String, figures: &Figures) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_methods_are_checked_on_the_papers_examples() {
-        let mut w = String::new();
-        method_section(&mut w, &Figures::default());
-        assert!(w.contains("Benson"), "{w}");
-        assert!(w.contains("mp95") && w.contains("mpfix"), "{w}");
-    }
-
-    #[test]
-    fn the_provenance_has_no_date() {
-        let t = Tally {
-            rows: 3,
-            ..Tally::default()
-        };
-        let mut w = String::new();
-        provenance(&mut w, &t, None);
-        assert!(w.contains("3 rows"), "{w}");
-        assert!(!w.contains("2026") && !w.contains("UTC"), "{w}");
-    }
-}
-
 /// Who judged: whose dead stones decide what died, which results the count contradicts and
 /// (with the record's markup first) each game's margin, and how far that judge is measured
 /// to agree with KataGo's b10 and with the dead stones players marked. The figures are
@@ -158,4 +133,29 @@ fn judge(w: &mut String, get: &dyn Fn(&str) -> String) {
          which results the count contradicts; the record's own TB/TW marks, where there are \
          any, come first (livingblocks' docs/judge.md).\n"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_methods_are_checked_on_the_papers_examples() {
+        let mut w = String::new();
+        method_section(&mut w, &Figures::default());
+        assert!(w.contains("Benson"), "{w}");
+        assert!(w.contains("mp95") && w.contains("mpfix"), "{w}");
+    }
+
+    #[test]
+    fn the_provenance_has_no_date() {
+        let t = Tally {
+            rows: 3,
+            ..Tally::default()
+        };
+        let mut w = String::new();
+        provenance(&mut w, &t, None);
+        assert!(w.contains("3 rows"), "{w}");
+        assert!(!w.contains("2026") && !w.contains("UTC"), "{w}");
+    }
 }
