@@ -76,6 +76,8 @@ print("| margin | fit: exact | fit: within 1 | report: exact | report: within 1 
 print("|---|---:|---:|---:|---:|")
 rows = [
     ("the rule", lambda g: pick(g, best)),
+    # What the run stands by (its own rule, on the score before it is written to two places).
+    ("the run's margin (score_source)", lambda g: num(g["margin_" + g["score_source"]])),
     ("the count (margin_katago)", lambda g: num(g["margin_katago"])),
     ("the lead (margin_katago_lead)", lambda g: num(g["margin_katago_lead"])),
     ("the expected score (margin_katago_score)", lambda g: num(g["margin_katago_score"])),
