@@ -203,18 +203,15 @@ pub struct KatagoArgs {
     /// one visit; no engine, no GPU.
     #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
-    /// Who judges the final positions when neither --katago nor --net is given: `b10`, KataGo's
-    /// net b10c384h6nbttflrs, carried in the binary and evaluated in-process (KataGo's answers
-    /// at one visit); `estimate`, the built-in playout estimate alone (no net: about a
-    /// millisecond a game, for throughput runs).
+    /// Who judges the final positions when neither --katago nor --net is given.
     #[arg(
         long,
         value_name = "JUDGE",
+        value_enum,
         default_value = "b10",
-        value_parser = ["b10", "estimate"],
         conflicts_with_all = ["katago", "net"]
     )]
-    pub judge: String,
+    pub judge: JudgeArg,
     /// Visits per position (1: the net's own judgement, no search).
     #[arg(
         long,
@@ -230,6 +227,18 @@ pub struct KatagoArgs {
     pub katago_startup: u64,
 }
 
+/// `--judge`'s values.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum JudgeArg {
+    /// KataGo's net b10c384h6nbttflrs, carried in the binary and evaluated in-process
+    /// (KataGo's answers at one visit)
+    #[default]
+    B10,
+    /// The built-in playout estimate alone: no net, about a millisecond a game, for
+    /// throughput runs
+    Estimate,
+}
+
 impl KatagoArgs {
     /// The net that judges, if any: `--net FILE`, else the carried one unless `--katago` or
     /// `--judge estimate` is given.
@@ -237,7 +246,7 @@ impl KatagoArgs {
         match (&self.katago, &self.net) {
             (Some(_), _) => None,
             (None, Some(file)) => Some(NetSource::File(file.clone())),
-            (None, None) => (self.judge == "b10").then_some(NetSource::Carried),
+            (None, None) => (self.judge == JudgeArg::B10).then_some(NetSource::Carried),
         }
     }
 
