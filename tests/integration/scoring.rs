@@ -219,36 +219,8 @@ fn the_professional_sample_is_counted_after_finishing() {
     let Some(pro) = shared("pro/games") else {
         return;
     };
-    let env = TestEnv::new();
-    let sample = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/pro-score-sample.txt"),
-    )
-    .unwrap();
-    let list: String = sample
-        .lines()
-        .map(|f| format!("{}\n", pro.join(f).display()))
-        .collect();
-    env.write("sample.txt", list);
-    let out = env.dir.path().join("out");
-    let list_path = env.input().join("sample.txt");
     // The estimate judges: its figures, with the net's labels below.
-    let run = env.run(&[
-        "analyze",
-        "--judge",
-        "estimate",
-        "--files-from",
-        list_path.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let games = rows(&std::fs::read_to_string(out.join("games.csv")).unwrap());
+    let games = analyze_sample(&pro, &["--judge", "estimate"]);
     assert_eq!(games.len(), 300);
     let (mut exact, mut within, mut scorable, mut finished) = (0, 0, 0, 0);
     let (mut sure, mut sure_exact, mut sure_within) = (0, 0, 0);
@@ -332,33 +304,7 @@ fn the_default_judges_margin_matches_the_professional_sample() {
     let Some(pro) = shared("pro/games") else {
         return;
     };
-    let env = TestEnv::new();
-    let sample = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/pro-score-sample.txt"),
-    )
-    .unwrap();
-    let list: String = sample
-        .lines()
-        .map(|f| format!("{}\n", pro.join(f).display()))
-        .collect();
-    env.write("sample.txt", list);
-    let list_path = env.input().join("sample.txt");
-    let out = env.dir.path().join("out");
-    let run = env.run(&[
-        "analyze",
-        "--files-from",
-        list_path.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let games = rows(&std::fs::read_to_string(out.join("games.csv")).unwrap());
+    let games = analyze_sample(&pro, &[]);
     assert_eq!(games.len(), 300);
     let (mut exact, mut within) = (0, 0);
     for g in &games {
@@ -407,4 +353,41 @@ fn the_default_judge_finds_the_dead_stones_players_marked() {
     assert!(exact >= 579, "exact in {exact}/596");
     // The markup counts where the record has it: the game's margin is the players' count.
     assert!(marked.iter().all(|g| g["score_source"] == "markup"));
+}
+
+/// games.csv of `analyze` over tests/fixtures/pro-score-sample.txt's games under `pro`, with
+/// `extra` options.
+fn analyze_sample(
+    pro: &std::path::Path,
+    extra: &[&str],
+) -> Vec<std::collections::HashMap<String, String>> {
+    let env = TestEnv::new();
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/pro-score-sample.txt"),
+    )
+    .unwrap();
+    let list: String = sample
+        .lines()
+        .map(|f| format!("{}\n", pro.join(f).display()))
+        .collect();
+    env.write("sample.txt", list);
+    let out = env.dir.path().join("out");
+    let list_path = env.input().join("sample.txt");
+    let mut args = vec!["analyze"];
+    args.extend(extra);
+    args.extend([
+        "--files-from",
+        list_path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    let run = env.run(&args);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    rows(&std::fs::read_to_string(out.join("games.csv")).unwrap())
 }
