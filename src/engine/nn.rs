@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use super::EngineError;
 use crate::nn::features::{NUM_GLOBAL, NUM_SPATIAL};
-use crate::nn::{self, Model, Scratch};
+use crate::nn::{self, Kernel, Model, Scratch};
 use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
 
 /// A loaded net, shared by the run's threads.
@@ -20,6 +20,37 @@ pub struct NetJudge {
     model: Model,
     /// The file's SHA-256, hex: which weights judged, whatever the file is called.
     pub sha256: String,
+    /// The code its products run on. Every kernel gives the same bits; the fastest the CPU
+    /// has is taken unless `LIVINGBLOCKS_KERNEL` names another.
+    kernel: Kernel,
+}
+
+/// The environment variable that picks the products' kernel (`portable`, `avx2`, `avx512`):
+/// for checking that every kernel gives the same tables, and for timing them.
+pub const KERNEL_VAR: &str = "LIVINGBLOCKS_KERNEL";
+
+/// The kernel `LIVINGBLOCKS_KERNEL` names, else the fastest this CPU has; a name that is no
+/// kernel, or one this CPU lacks, is a configuration error.
+pub fn kernel_from_env() -> Result<Kernel, EngineError> {
+    let Some(name) = std::env::var_os(KERNEL_VAR) else {
+        return Ok(Kernel::fastest());
+    };
+    let name = name.to_string_lossy();
+    match Kernel::from_name(&name) {
+        Some(k) if k.available() => Ok(k),
+        found => {
+            let names: Vec<&str> = Kernel::ALL.iter().map(|k| k.name()).collect();
+            Err(EngineError::Failed(format!(
+                "{KERNEL_VAR}={name}: {} (kernels: {})",
+                if found.is_some() {
+                    "this CPU does not have it"
+                } else {
+                    "no such kernel"
+                },
+                names.join(", ")
+            )))
+        }
+    }
 }
 
 thread_local! {
@@ -63,6 +94,7 @@ pub struct RunNet {
 
 impl RunNet {
     pub fn open(source: &NetSource) -> Result<RunNet, EngineError> {
+        kernel_from_env()?;
         let net = std::sync::OnceLock::new();
         if let NetSource::File(path) = source {
             let _ = net.set(NetJudge::load(path)?);
@@ -156,7 +188,25 @@ impl NetJudge {
                 inputs.0, inputs.1
             )));
         }
-        Ok(NetJudge { model, sha256 })
+        Ok(NetJudge {
+            model,
+            sha256,
+            kernel: kernel_from_env()?,
+        })
+    }
+
+    /// The same net, its products run on `kernel`.
+    ///
+    /// # Panics
+    /// When this CPU does not have the kernel.
+    pub fn with_kernel(self, kernel: Kernel) -> NetJudge {
+        assert!(kernel.available(), "{} is not available", kernel.name());
+        NetJudge { kernel, ..self }
+    }
+
+    /// The code the net's products run on.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// The net's name, as its file header gives it (KataGo's `internalName`).
@@ -174,8 +224,11 @@ impl NetJudge {
     pub fn judge(&self, q: &EngineQuery) -> EngineAnswer {
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
+            if s.as_ref().map(Scratch::kernel) != Some(self.kernel) {
+                *s = Some(Scratch::with_kernel(self.kernel));
+            }
             let answer = catch_unwind(AssertUnwindSafe(|| {
-                nn::judge(&self.model, q, s.get_or_insert_with(Scratch::default))
+                nn::judge(&self.model, q, s.as_mut().expect("set just above"))
             }));
             answer.unwrap_or_else(|panic| {
                 *s = None;

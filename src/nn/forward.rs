@@ -14,7 +14,7 @@ use crate::nn::model::{
     AttentionBlock, Block, Conv, FfnBlock, GlobalPoolingBlock, Model, NestedBottleneckBlock,
     NormAct, PassHead, PolicyHead, ResidualBlock, TipRmsNorm, TrunkTip, ValueHead,
 };
-use kernels::{gemm, matvec, Mat};
+use kernels::{matvec, Kernel, Mat, Packed};
 
 /// The heads' raw outputs for one position, from the side to move's point of view, before
 /// any of KataGo's post-processing (see `output`).
@@ -42,20 +42,61 @@ impl RawOutput {
 }
 
 /// Reusable buffers for `evaluate`: one per thread, kept between positions so that a
-/// position allocates nothing once the buffers have grown to its size.
-#[derive(Debug, Default)]
+/// position allocates nothing once the buffers have grown to its size. It also names the
+/// kernel the products run on; every kernel gives the same bits.
+#[derive(Debug)]
 pub struct Scratch {
     free: Vec<Vec<f32>>,
+    kernel: Kernel,
+    /// The keys or values of one attention head, packed for a product.
+    packed: Packed,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch::with_kernel(Kernel::fastest())
+    }
 }
 
 impl Scratch {
+    /// Buffers for the fastest kernel this CPU has.
     pub fn new() -> Self {
         Scratch::default()
     }
 
-    /// A buffer of `len` floats; its contents are left over from earlier use.
+    /// Buffers for products on `kernel`.
+    ///
+    /// # Panics
+    /// When this CPU does not have the kernel.
+    pub fn with_kernel(kernel: Kernel) -> Self {
+        assert!(kernel.available(), "{} is not available", kernel.name());
+        Scratch {
+            free: Vec::new(),
+            kernel,
+            packed: Packed::default(),
+        }
+    }
+
+    /// The kernel the products run on.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// `c = a·b`, or `c += a·b` when `accumulate`.
+    fn gemm(&self, a: Mat, b: &Packed, c: &mut [f32], ldc: usize, accumulate: bool) {
+        kernels::gemm(self.kernel, a, b, c, ldc, accumulate);
+    }
+
+    /// A buffer of `len` floats; its contents are left over from earlier use. The smallest
+    /// free buffer that holds `len` is taken, so that large ones are not grown again and again.
     fn take(&mut self, len: usize) -> Vec<f32> {
-        let mut v = self.free.pop().unwrap_or_default();
+        let fits = (0..self.free.len())
+            .filter(|&i| self.free[i].capacity() >= len)
+            .min_by_key(|&i| self.free[i].capacity());
+        let mut v = match fits {
+            Some(i) => self.free.swap_remove(i),
+            None => self.free.pop().unwrap_or_default(),
+        };
         v.resize(len, 0.0);
         v
     }
@@ -146,8 +187,13 @@ impl Eval {
     fn conv(self, conv: &Conv, x: &[f32], out: &mut [f32], accumulate: bool, s: &mut Scratch) {
         let (n, cin, cout) = (self.n, conv.cin, conv.cout);
         if conv.ky == 1 && conv.kx == 1 {
-            let w = Mat::rows(&conv.weights, cin, cout, cout);
-            gemm(Mat::rows(x, n, cin, cin), w, out, cout, accumulate);
+            s.gemm(
+                Mat::rows(x, n, cin, cin),
+                &conv.weights,
+                out,
+                cout,
+                accumulate,
+            );
             return;
         }
         // Image patches: row p holds the ky×kx neighbourhood of p, zero off the board, in
@@ -173,8 +219,13 @@ impl Eval {
                 }
             }
         }
-        let w = Mat::rows(&conv.weights, k, cout, cout);
-        gemm(Mat::rows(&patches, n, k, k), w, out, cout, accumulate);
+        s.gemm(
+            Mat::rows(&patches, n, k, k),
+            &conv.weights,
+            out,
+            cout,
+            accumulate,
+        );
         s.give(patches);
     }
 
@@ -256,13 +307,7 @@ impl Eval {
         let mut normed = s.take(n * c);
         kernels::rms_norm(x, &b.norm.weight, b.norm.epsilon, &mut normed);
         let mut qkv = s.take(n * w);
-        gemm(
-            Mat::rows(&normed, n, c, c),
-            Mat::rows(&b.qkv, c, w, w),
-            &mut qkv,
-            w,
-            false,
-        );
+        s.gemm(Mat::rows(&normed, n, c, c), &b.qkv, &mut qkv, w, false);
         s.give(normed);
 
         if let Some(tables) = b.rope_tables(self.size) {
@@ -284,25 +329,29 @@ impl Eval {
         for h in 0..hq {
             let kvh = h / group;
             // scores = Q_h · K_kvhᵀ, each row a query point over all key points.
-            gemm(
+            let mut packed = std::mem::take(&mut s.packed);
+            packed.pack(Mat::transposed(&qkv[wq + kvh * dq..], dq, n, w));
+            s.gemm(
                 Mat::rows(&qkv[h * dq..], n, dq, w),
-                Mat::transposed(&qkv[wq + kvh * dq..], dq, n, w),
+                &packed,
                 &mut scores,
                 n,
                 false,
             );
             kernels::softmax_rows(&mut scores, n, scale);
-            gemm(
+            packed.pack(Mat::rows(&qkv[wq + wk + kvh * dv..], n, dv, w));
+            s.gemm(
                 Mat::rows(&scores, n, n, n),
-                Mat::rows(&qkv[wq + wk + kvh * dv..], n, dv, w),
+                &packed,
                 &mut attended[h * dv..],
                 hq * dv,
                 false,
             );
+            s.packed = packed;
         }
-        gemm(
+        s.gemm(
             Mat::rows(&attended, n, hq * dv, hq * dv),
-            Mat::rows(&b.out.weights, hq * dv, c, c),
+            &b.out,
             x,
             c,
             true,
@@ -318,22 +367,16 @@ impl Eval {
         let mut normed = s.take(n * c);
         kernels::rms_norm(x, &b.norm.weight, b.norm.epsilon, &mut normed);
         let mut both = s.take(n * 2 * hidden);
-        gemm(
+        s.gemm(
             Mat::rows(&normed, n, c, c),
-            Mat::rows(&b.linear1_gate, c, 2 * hidden, 2 * hidden),
+            &b.linear1_gate,
             &mut both,
             2 * hidden,
             false,
         );
         let mut h = s.take(n * hidden);
         kernels::swiglu(&both, hidden, &mut h);
-        gemm(
-            Mat::rows(&h, n, hidden, hidden),
-            Mat::rows(&b.linear2.weights, hidden, c, c),
-            x,
-            c,
-            true,
-        );
+        s.gemm(Mat::rows(&h, n, hidden, hidden), &b.linear2, x, c, true);
         for v in [normed, both, h] {
             s.give(v);
         }

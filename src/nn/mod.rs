@@ -22,6 +22,7 @@ pub mod rules;
 pub use features::{encode, IllegalMove, NetInput};
 pub use forward::{RawOutput, Scratch};
 pub use model::{Model, ModelError};
+pub use ordered_gemm::Kernel;
 pub use output::{postprocess_with, Answer, PostOptions};
 pub use rules::KataRules;
 

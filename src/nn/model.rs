@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use ordered_gemm::{Mat, Packed};
 use thiserror::Error;
 
 /// Oldest model version read: the first with version 7 input features, the ones
@@ -62,9 +63,9 @@ pub struct Conv {
     pub kx: usize,
     pub cin: usize,
     pub cout: usize,
-    /// As in the file: `[(y * kx + x) * cin + ic][oc]`, which is also the layout an
-    /// image-patch matrix with channel-last patches multiplies.
-    pub weights: Vec<f32>,
+    /// Row `(y * kx + x) * cin + ic`, column `oc`, as in the file: the layout an
+    /// image-patch matrix with channel-last patches multiplies, packed for products.
+    pub weights: Packed,
 }
 
 /// Batch normalisation at inference, folded into one scale and offset per channel, and the
@@ -165,13 +166,12 @@ pub struct AttentionBlock {
     pub q_dim: usize,
     pub v_dim: usize,
     pub norm: RmsNorm,
-    pub q: MatMul,
-    pub k: MatMul,
-    pub v: MatMul,
-    pub out: MatMul,
+    /// The query, key and value projections side by side, `[ic][q | k | v]`: one product
+    /// instead of three.
+    pub qkv: Packed,
+    /// The output projection, `[head · v_dim][channel]`.
+    pub out: Packed,
     pub rope: Rope,
-    /// `q`, `k` and `v` side by side, `[ic][q | k | v]`: one product instead of three.
-    pub(crate) qkv: Vec<f32>,
     /// Cosine and sine tables of the rotary encoding, per board size (see `rope_tables`).
     rope_cache: Mutex<HashMap<usize, Arc<RopeTables>>>,
 }
@@ -182,13 +182,13 @@ pub struct FfnBlock {
     pub name: String,
     pub hidden: usize,
     pub norm: RmsNorm,
-    pub linear1: MatMul,
-    pub gate: MatMul,
-    pub linear2: MatMul,
-    /// `linear1` and `gate` side by side, `[ic][linear1 | gate]`.
-    pub(crate) linear1_gate: Vec<f32>,
+    /// The first layer and the gate side by side, `[ic][linear1 | gate]`.
+    pub linear1_gate: Packed,
+    pub linear2: Packed,
 }
 
+/// A net holds a few dozen blocks: their size in memory does not matter, so no variant is boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Block {
     Residual(ResidualBlock),
@@ -389,19 +389,9 @@ impl Block {
                     Rope::Learnt(f) => f.len(),
                     _ => 0,
                 };
-                b.norm.weight.len()
-                    + b.q.weights.len()
-                    + b.k.weights.len()
-                    + b.v.weights.len()
-                    + b.out.weights.len()
-                    + rope
+                b.norm.weight.len() + b.qkv.len() + b.out.len() + rope
             }
-            Block::Ffn(b) => {
-                b.norm.weight.len()
-                    + b.linear1.weights.len()
-                    + b.gate.weights.len()
-                    + b.linear2.weights.len()
-            }
+            Block::Ffn(b) => b.norm.weight.len() + b.linear1_gate.len() + b.linear2.len(),
         }
     }
 }
@@ -713,7 +703,12 @@ impl<'a> Parser<'a> {
             .iter()
             .try_fold(ky, |a, &b| a.checked_mul(b))
             .ok_or_else(|| shape(&name, format!("{ky}×{kx}×{cin}×{cout} weights")))?;
-        let weights = self.floats(len, &name)?;
+        let weights = Packed::new(Mat::rows(
+            &self.floats(len, &name)?,
+            len / cout.max(1),
+            cout,
+            cout,
+        ));
         Ok(Conv {
             name,
             ky,
@@ -1088,6 +1083,7 @@ impl<'a> Parser<'a> {
             }
         };
         let qkv = side_by_side(&[&q, &k, &v]);
+        let out = Packed::new(Mat::rows(&out.weights, out.cin, out.cout, out.cout));
         Ok(AttentionBlock {
             name,
             heads,
@@ -1095,12 +1091,9 @@ impl<'a> Parser<'a> {
             q_dim,
             v_dim,
             norm,
-            q,
-            k,
-            v,
+            qkv,
             out,
             rope,
-            qkv,
             rope_cache: Mutex::new(HashMap::new()),
         })
     }
@@ -1128,15 +1121,17 @@ impl<'a> Parser<'a> {
         }
         expect(&name, "second layer input", linear2.cin, hidden)?;
         expect(&name, "second layer output", linear2.cout, channels)?;
-        let linear1_gate = side_by_side(&[&linear1, &gate]);
         Ok(FfnBlock {
             name,
             hidden,
             norm,
-            linear1,
-            gate,
-            linear2,
-            linear1_gate,
+            linear1_gate: side_by_side(&[&linear1, &gate]),
+            linear2: Packed::new(Mat::rows(
+                &linear2.weights,
+                linear2.cin,
+                linear2.cout,
+                linear2.cout,
+            )),
         })
     }
 
@@ -1263,7 +1258,7 @@ impl<'a> Parser<'a> {
 }
 
 /// Dense layers with the same input, their outputs concatenated: `[ic][m0 | m1 | …]`.
-fn side_by_side(layers: &[&MatMul]) -> Vec<f32> {
+fn side_by_side(layers: &[&MatMul]) -> Packed {
     let cin = layers[0].cin;
     let total: usize = layers.iter().map(|m| m.cout).sum();
     let mut out = Vec::with_capacity(cin * total);
@@ -1272,7 +1267,7 @@ fn side_by_side(layers: &[&MatMul]) -> Vec<f32> {
             out.extend_from_slice(&m.weights[ic * m.cout..(ic + 1) * m.cout]);
         }
     }
-    out
+    Packed::new(Mat::rows(&out, cin, total, total))
 }
 
 fn expect(at: &str, what: &str, found: usize, expected: usize) -> Result<(), ModelError> {

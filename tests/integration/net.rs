@@ -6,10 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
+use livingblocks::engine::nn::KERNEL_VAR;
 use livingblocks::engine::NetJudge;
 use livingblocks::go::rules::Ruleset;
 use livingblocks::go::{Board, Color, MoveList, Point};
 use livingblocks::life::Net;
+use livingblocks::nn::Kernel;
 use livingblocks::score::judgement::{block_ownership, dead, EngineQuery, EngineView};
 use serde_json::Value;
 
@@ -464,4 +466,77 @@ fn the_carried_net_judges_by_default_and_merges_like_one_run() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// The numbers do not follow the CPU: every kernel this CPU has gives the carried net's answers
+/// bit for bit (the fixture's small boards and its first 19×19 position), the portable one
+/// (scalar fused multiply-adds, which any CPU has) included.
+#[test]
+fn every_kernel_gives_the_same_bits() {
+    let positions = fixture();
+    let small = positions.iter().filter(|p| p["query"]["boardXSize"] != 19);
+    let full = positions.iter().filter(|p| p["query"]["boardXSize"] == 19);
+    let picked: Vec<&Value> = small.chain(full.take(1)).collect();
+    assert_eq!(picked.len(), 4);
+    let answers = |kernel: Kernel| -> Vec<String> {
+        let judge = NetJudge::carried().unwrap().with_kernel(kernel);
+        assert_eq!(judge.kernel(), kernel);
+        picked
+            .iter()
+            .map(|p| format!("{:?}", judge.judge(&query(&p["query"]).0).unwrap()))
+            .collect()
+    };
+    let want = answers(Kernel::Portable);
+    let others: Vec<Kernel> = Kernel::ALL
+        .into_iter()
+        .filter(|k| k.available() && *k != Kernel::Portable)
+        .collect();
+    eprintln!(
+        "kernels compared with the portable one: {:?}",
+        others.iter().map(|k| k.name()).collect::<Vec<_>>()
+    );
+    for k in others {
+        assert_eq!(answers(k), want, "{}", k.name());
+    }
+}
+
+/// The same, end to end: a run on the portable kernel writes the tables a run on the fastest
+/// writes, byte for byte; a kernel that is not one, or that the CPU lacks, is refused before
+/// any work.
+#[test]
+fn a_run_on_the_portable_kernel_writes_the_same_tables() {
+    let env = crate::util::TestEnv::new();
+    let game = crate::util::corpus().join("Shusaku");
+    let mut files: Vec<_> = std::fs::read_dir(&game)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    env.write("a.sgf", std::fs::read(&files[0]).unwrap());
+    let run = |out: &str, vars: &[(&str, &str)]| {
+        let o = env.run_with(&["analyze", "in", "--out", out, "-q"], vars);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run("fast", &[]);
+    run("portable", &[(KERNEL_VAR, "portable")]);
+    for t in ["games.csv", "blocks.csv", "summary.csv", "manifest.tsv"] {
+        assert_eq!(env.output("fast", t), env.output("portable", t), "{t}");
+    }
+    let games = crate::util::rows(&env.output("portable", "games.csv"));
+    assert!(!games[0]["katago_lead"].is_empty(), "the game was judged");
+    for bad in ["sse9", "AVX2"] {
+        let o = env.run_with(
+            &["analyze", "in", "--out", "bad", "-q"],
+            &[(KERNEL_VAR, bad)],
+        );
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(KERNEL_VAR));
+        assert!(!env
+            .input()
+            .parent()
+            .unwrap()
+            .join("bad")
+            .join("games.csv")
+            .exists());
+    }
 }

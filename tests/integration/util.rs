@@ -30,8 +30,14 @@ impl TestEnv {
 
     /// Runs the binary with arguments, in the temporary folder.
     pub fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, &[])
+    }
+
+    /// `run`, with environment variables set.
+    pub fn run_with(&self, args: &[&str], vars: &[(&str, &str)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_livingblocks"))
             .args(args)
+            .envs(vars.iter().copied())
             .current_dir(self.dir.path())
             .output()
             .unwrap()

@@ -1,90 +1,22 @@
-//! The arithmetic the forward pass is made of: matrix products (the `gemm` crate, on one
-//! thread), and element-wise loops written so that the compiler vectorises them (no reductions that
+//! The arithmetic the forward pass is made of: matrix products (`ordered-gemm`, each element
+//! summed in one order on every CPU), and element-wise loops written so that the compiler vectorises them (no reductions that
 //! would need reassociation, no calls into libm in the hot loops).
 
 use crate::nn::model::Activation;
 
-/// A read-only matrix view: element (i, j) is `data[i * rs + j * cs]`.
-#[derive(Clone, Copy)]
-pub(crate) struct Mat<'a> {
-    data: &'a [f32],
-    rows: usize,
-    cols: usize,
-    rs: usize,
-    cs: usize,
-}
-
-impl<'a> Mat<'a> {
-    /// Row-major, `ld` floats from one row to the next.
-    pub(crate) fn rows(data: &'a [f32], rows: usize, cols: usize, ld: usize) -> Self {
-        Mat {
-            data,
-            rows,
-            cols,
-            rs: ld,
-            cs: 1,
-        }
-    }
-
-    /// The transpose of a row-major `cols`×`rows` matrix whose rows are `ld` floats apart.
-    pub(crate) fn transposed(data: &'a [f32], rows: usize, cols: usize, ld: usize) -> Self {
-        Mat {
-            data,
-            rows,
-            cols,
-            rs: 1,
-            cs: ld,
-        }
-    }
-
-    fn covers(&self) -> bool {
-        self.rows == 0
-            || self.cols == 0
-            || (self.rows - 1) * self.rs + (self.cols - 1) * self.cs < self.data.len()
-    }
-}
+pub(crate) use ordered_gemm::{Kernel, Mat, Packed};
 
 /// `c = a·b`, or `c += a·b` when `accumulate`; `c` is row-major with rows `ldc` apart.
-///
-/// The order in which each element is summed depends on the shape of the product and on the
-/// CPU (its vector width and cache sizes, read at run time), never on the thread or on what
-/// ran before: the same product on the same machine gives the same bits.
-pub(crate) fn gemm(a: Mat, b: Mat, c: &mut [f32], ldc: usize, accumulate: bool) {
-    let (m, k, n) = (a.rows, a.cols, b.cols);
-    assert_eq!(b.rows, k, "inner dimensions differ");
-    assert!(a.covers() && b.covers(), "matrix view outside its slice");
-    assert!(ldc >= n, "output rows overlap");
-    if m == 0 || n == 0 {
-        return;
-    }
-    assert!((m - 1) * ldc + n <= c.len(), "output outside its slice");
-    // SAFETY: gemm reads a(i, l) at a.data[i*rs + l*cs] for i < m, l < k, and likewise b,
-    // and writes c(i, j) at c[i*ldc + j] for i < m, j < n: the assertions above keep every
-    // one of these inside its slice. `c` is borrowed mutably, so it aliases neither input.
-    // gemm computes c = alpha·c + beta·a·b and reads `c` only when `read_dst` (accumulate).
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            c.as_mut_ptr(),
-            1,
-            ldc as isize,
-            accumulate,
-            a.data.as_ptr(),
-            a.cs as isize,
-            a.rs as isize,
-            b.data.as_ptr(),
-            b.cs as isize,
-            b.rs as isize,
-            1.0,
-            1.0,
-            false,
-            false,
-            false,
-            gemm::Parallelism::None,
-        );
-    }
+/// Each element is summed in `k` order, so the result is the same on every CPU.
+pub(crate) fn gemm(
+    kernel: Kernel,
+    a: Mat,
+    b: &Packed,
+    c: &mut [f32],
+    ldc: usize,
+    accumulate: bool,
+) {
+    ordered_gemm::gemm(kernel, a, b, c, ldc, accumulate);
 }
 
 /// `out[oc] = Σ_ic x[ic] · w[ic][oc]` for the small dense layers (global inputs, pooled
@@ -168,8 +100,8 @@ fn sum8(x: &[f32], f: impl Fn(f32) -> f32) -> f32 {
     s
 }
 
-/// Defines `pub(crate) fn $name` twice: for the baseline CPU and, on x86-64, for AVX2,
-/// picked at run time, since builds may not assume more than the baseline. Both versions
+/// Defines `pub(crate) fn $name` for the baseline CPU and, on x86-64, for AVX2 and AVX-512,
+/// picked at run time, since builds may not assume more than the baseline. All versions
 /// perform the same operations in the same order (Rust never fuses `a * b + c` into an FMA
 /// by itself), so their results are the same bit for bit.
 macro_rules! dispatch {
@@ -180,6 +112,14 @@ macro_rules! dispatch {
             fn portable($($arg: $ty),*) $body
             #[cfg(target_arch = "x86_64")]
             {
+                #[target_feature(enable = "avx512f")]
+                unsafe fn avx512($($arg: $ty),*) {
+                    portable($($arg),*)
+                }
+                if std::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU has just been found to support AVX-512F.
+                    return unsafe { avx512($($arg),*) };
+                }
                 #[target_feature(enable = "avx2")]
                 unsafe fn avx2($($arg: $ty),*) {
                     portable($($arg),*)
@@ -296,29 +236,6 @@ mod tests {
                 (silu(x) as f64 - want).abs() <= 1e-6 * want.abs().max(1e-30),
                 "{x}"
             );
-        }
-    }
-
-    #[test]
-    fn gemm_matches_naive_products_with_strides() {
-        let (m, k, n) = (5, 7, 3);
-        let a: Vec<f32> = (0..m * k).map(|i| (i as f32 * 0.37).sin()).collect();
-        let bt: Vec<f32> = (0..n * 9).map(|i| (i as f32 * 0.11).cos()).collect();
-        // b is the transpose of a 3×7 block of `bt`, whose rows are 9 apart.
-        let mut c = vec![1.0f32; m * 4];
-        gemm(
-            Mat::rows(&a, m, k, k),
-            Mat::transposed(&bt, k, n, 9),
-            &mut c,
-            4,
-            true,
-        );
-        for i in 0..m {
-            for j in 0..n {
-                let want: f32 = 1.0 + (0..k).map(|l| a[i * k + l] * bt[j * 9 + l]).sum::<f32>();
-                assert!((c[i * 4 + j] - want).abs() < 1e-5);
-            }
-            assert_eq!(c[i * 4 + 3], 1.0, "the padding column is untouched");
         }
     }
 

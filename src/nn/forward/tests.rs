@@ -47,7 +47,12 @@ fn convolutions_match_a_naive_loop() {
             kx: k,
             cin,
             cout,
-            weights: noise(k * k * cin * cout, k as u32),
+            weights: Packed::new(Mat::rows(
+                &noise(k * k * cin * cout, k as u32),
+                k * k * cin,
+                cout,
+                cout,
+            )),
         };
         let x = noise(n * cin, 99);
         let start = noise(n * cout, 7);
@@ -69,8 +74,9 @@ fn convolutions_match_a_naive_loop() {
                                 continue;
                             }
                             for ic in 0..cin {
-                                let w = conv.weights
-                                    [((dy as usize * k + dx as usize) * cin + ic) * cout + oc];
+                                let w = conv
+                                    .weights
+                                    .get((dy as usize * k + dx as usize) * cin + ic, oc);
                                 let v = x[(sy as usize * size + sx as usize) * cin + ic];
                                 want += f64::from(w) * f64::from(v);
                             }
@@ -157,7 +163,7 @@ fn learnt_rotary_angles_are_x_fx_plus_y_fy_and_only_offsets_matter() {
 /// KataGo's attention block, computed the plain way in f64.
 fn naive_attention(a: &AttentionBlock, x: &[f32], size: usize) -> Vec<f64> {
     let n = size * size;
-    let c = a.q.cin;
+    let c = a.qkv.rows();
     let (h, dq, dv) = (a.heads, a.q_dim, a.v_dim);
     let Rope::Learnt(freqs) = &a.rope else {
         unreachable!()
@@ -173,18 +179,24 @@ fn naive_attention(a: &AttentionBlock, x: &[f32], size: usize) -> Vec<f64> {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let project = |m: &crate::nn::model::MatMul| -> Vec<f64> {
-        let mut out = vec![0.0; n * m.cout];
+    // The projection whose outputs are columns `first..first + cout` of the fused weights.
+    let project = |first: usize, cout: usize| -> Vec<f64> {
+        let mut out = vec![0.0; n * cout];
         for p in 0..n {
-            for o in 0..m.cout {
-                out[p * m.cout + o] = (0..c)
-                    .map(|i| normed[p * c + i] * f64::from(m.weights[i * m.cout + o]))
+            for o in 0..cout {
+                out[p * cout + o] = (0..c)
+                    .map(|i| normed[p * c + i] * f64::from(a.qkv.get(i, first + o)))
                     .sum();
             }
         }
         out
     };
-    let (mut q, mut k, v) = (project(&a.q), project(&a.k), project(&a.v));
+    let (wq, wk) = (h * dq, a.kv_heads * dq);
+    let (mut q, mut k, v) = (
+        project(0, wq),
+        project(wq, wk),
+        project(wq + wk, a.kv_heads * dv),
+    );
     for buf in [&mut q, &mut k] {
         for p in 0..n {
             let (px, py) = ((p % size) as f64, (p / size) as f64);
@@ -226,7 +238,7 @@ fn naive_attention(a: &AttentionBlock, x: &[f32], size: usize) -> Vec<f64> {
             let (p, o) = (i / c, i % c);
             f64::from(x[i])
                 + (0..h * dv)
-                    .map(|j| att[p * h * dv + j] * f64::from(a.out.weights[j * c + o]))
+                    .map(|j| att[p * h * dv + j] * f64::from(a.out.get(j, o)))
                     .sum::<f64>()
         })
         .collect()
@@ -238,7 +250,7 @@ fn attention_matches_a_naive_computation() {
     let (a, _) = transformer_blocks(&m);
     for size in [1, 3, 4] {
         let n = size * size;
-        let c = a.q.cin;
+        let c = a.qkv.rows();
         let x0 = noise(n * c, size as u32);
         let mut x = x0.clone();
         Eval { size, n }.attention(a, &mut x, c, &mut Scratch::new());
@@ -253,7 +265,7 @@ fn attention_matches_a_naive_computation() {
 fn feed_forward_matches_a_naive_computation() {
     let m = tiny_model();
     let (_, f) = transformer_blocks(&m);
-    let (size, n, c, hidden) = (3, 9, f.linear1.cin, f.hidden);
+    let (size, n, c, hidden) = (3, 9, f.linear1_gate.rows(), f.hidden);
     let x0 = noise(n * c, 11);
     let mut x = x0.clone();
     Eval { size, n }.ffn(f, &mut x, c, &mut Scratch::new());
@@ -267,21 +279,21 @@ fn feed_forward_matches_a_naive_computation() {
         let normed: Vec<f64> = (0..c)
             .map(|i| row[i] * inv * f64::from(f.norm.weight[i]))
             .collect();
-        let dense = |w: &[f32], j: usize| -> f64 {
+        let dense = |j: usize| -> f64 {
             (0..c)
-                .map(|i| normed[i] * f64::from(w[i * hidden + j]))
+                .map(|i| normed[i] * f64::from(f.linear1_gate.get(i, j)))
                 .sum()
         };
         let h: Vec<f64> = (0..hidden)
             .map(|j| {
-                let a = dense(&f.linear1.weights, j);
-                a / (1.0 + (-a).exp()) * dense(&f.gate.weights, j)
+                let a = dense(j);
+                a / (1.0 + (-a).exp()) * dense(hidden + j)
             })
             .collect();
         for o in 0..c {
             let want = row[o]
                 + (0..hidden)
-                    .map(|j| h[j] * f64::from(f.linear2.weights[j * c + o]))
+                    .map(|j| h[j] * f64::from(f.linear2.get(j, o)))
                     .sum::<f64>();
             assert!(close(x[p * c + o], want, 1e-5), "point {p} channel {o}");
         }

