@@ -1,6 +1,6 @@
 //! Positions a second of `--net` on one core: the final positions of the first counted games
-//! of the embedded corpus, judged one after the other by each net `scripts/get-net.sh`
-//! fetches (absent nets are skipped, saying so). Run with
+//! of the embedded corpus, judged one after the other by the carried net and by each other net
+//! `scripts/get-net.sh` fetches (absent nets are skipped, saying so). Run with
 //! `cargo bench -p livingblocks-benches --bench net`.
 
 use std::path::Path;
@@ -44,7 +44,12 @@ fn net(c: &mut Criterion) {
     g.throughput(Throughput::Elements(queries.len() as u64));
     for name in NETS {
         let file = livingblocks::engine::nn::nets_dir().join(format!("{name}.bin.gz"));
-        let Ok(judge) = NetJudge::load(&file) else {
+        let judge = if name == livingblocks::engine::nn::CARRIED_NAME {
+            NetJudge::carried()
+        } else {
+            NetJudge::load(&file)
+        };
+        let Ok(judge) = judge else {
             eprintln!(
                 "SKIPPED net/{name}: {} is absent (scripts/get-net.sh fetches it)",
                 file.display()
