@@ -179,11 +179,7 @@ impl NetJudge {
         } else {
             raw
         };
-        let precision = match std::env::var("LIVINGBLOCKS_PRECISION").as_deref() {
-            Ok("bf16") => crate::nn::Precision::Bf16,
-            _ => crate::nn::Precision::F32,
-        };
-        let model = Model::parse_with(&bytes, precision).map_err(|e| failed(e.to_string()))?;
+        let model = Model::parse(&bytes).map_err(|e| failed(e.to_string()))?;
         let inputs = (model.num_spatial_inputs(), model.num_global_inputs());
         if inputs != (NUM_SPATIAL, NUM_GLOBAL) {
             return Err(failed(format!(

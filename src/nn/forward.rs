@@ -12,7 +12,7 @@ mod kernels;
 
 use crate::nn::model::{
     AttentionBlock, Block, Conv, FfnBlock, GlobalPoolingBlock, Model, NestedBottleneckBlock,
-    NormAct, PassHead, PolicyHead, ResidualBlock, TipRmsNorm, TrunkTip, ValueHead, Weights,
+    NormAct, PassHead, PolicyHead, ResidualBlock, TipRmsNorm, TrunkTip, ValueHead,
 };
 use kernels::{matvec, Kernel, Mat, Packed};
 
@@ -85,14 +85,6 @@ impl Scratch {
     /// `c = a·b`, or `c += a·b` when `accumulate`.
     fn gemm(&self, a: Mat, b: &Packed, c: &mut [f32], ldc: usize, accumulate: bool) {
         kernels::gemm(self.kernel, a, b, c, ldc, accumulate);
-    }
-
-    /// `c = a·w`, or `c += a·w`, in the weights' precision.
-    fn product(&self, a: Mat, w: &Weights, c: &mut [f32], ldc: usize, accumulate: bool) {
-        match w {
-            Weights::F32(p) => kernels::gemm(self.kernel, a, p, c, ldc, accumulate),
-            Weights::Bf16(p) => ordered_gemm::bf16::gemm(self.kernel, a, p, c, ldc, accumulate),
-        }
     }
 
     /// A buffer of `len` floats; its contents are left over from earlier use. The smallest
@@ -315,7 +307,7 @@ impl Eval {
         let mut normed = s.take(n * c);
         kernels::rms_norm(x, &b.norm.weight, b.norm.epsilon, &mut normed);
         let mut qkv = s.take(n * w);
-        s.product(Mat::rows(&normed, n, c, c), &b.qkv, &mut qkv, w, false);
+        s.gemm(Mat::rows(&normed, n, c, c), &b.qkv, &mut qkv, w, false);
         s.give(normed);
 
         if let Some(tables) = b.rope_tables(self.size) {
@@ -357,7 +349,7 @@ impl Eval {
             );
             s.packed = packed;
         }
-        s.product(
+        s.gemm(
             Mat::rows(&attended, n, hq * dv, hq * dv),
             &b.out,
             x,
@@ -375,7 +367,7 @@ impl Eval {
         let mut normed = s.take(n * c);
         kernels::rms_norm(x, &b.norm.weight, b.norm.epsilon, &mut normed);
         let mut both = s.take(n * 2 * hidden);
-        s.product(
+        s.gemm(
             Mat::rows(&normed, n, c, c),
             &b.linear1_gate,
             &mut both,
@@ -384,7 +376,7 @@ impl Eval {
         );
         let mut h = s.take(n * hidden);
         kernels::swiglu(&both, hidden, &mut h);
-        s.product(Mat::rows(&h, n, hidden, hidden), &b.linear2, x, c, true);
+        s.gemm(Mat::rows(&h, n, hidden, hidden), &b.linear2, x, c, true);
         for v in [normed, both, h] {
             s.give(v);
         }

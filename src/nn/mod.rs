@@ -21,7 +21,7 @@ pub mod rules;
 
 pub use features::{encode, IllegalMove, NetInput};
 pub use forward::{RawOutput, Scratch};
-pub use model::{Model, ModelError, Precision};
+pub use model::{Model, ModelError};
 pub use ordered_gemm::Kernel;
 pub use output::{postprocess_with, Answer, PostOptions};
 pub use rules::KataRules;

@@ -9,7 +9,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use ordered_gemm::bf16::PackedBf16;
 use ordered_gemm::{Mat, Packed};
 use thiserror::Error;
 
@@ -54,78 +53,6 @@ pub enum Activation {
     Relu,
     Mish,
     Silu,
-}
-
-/// How the transformer's weight products are computed. Both give the same bits on every CPU;
-/// `Bf16` rounds both factors to bfloat16 (as AVX-512 BF16's dot products do, twice as fast
-/// where the CPU has them), `F32` keeps them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Precision {
-    #[default]
-    F32,
-    Bf16,
-}
-
-impl Precision {
-    pub const ALL: [Precision; 2] = [Precision::F32, Precision::Bf16];
-
-    /// The name options, messages and manifests use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Precision::F32 => "f32",
-            Precision::Bf16 => "bf16",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Precision> {
-        Precision::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
-
-/// A weight matrix of a transformer block, packed for products in the net's precision.
-#[derive(Debug)]
-pub enum Weights {
-    F32(Packed),
-    Bf16(PackedBf16),
-}
-
-impl Weights {
-    fn new(b: Mat, precision: Precision) -> Weights {
-        match precision {
-            Precision::F32 => Weights::F32(Packed::new(b)),
-            Precision::Bf16 => Weights::Bf16(PackedBf16::new(b)),
-        }
-    }
-
-    pub fn rows(&self) -> usize {
-        match self {
-            Weights::F32(p) => p.rows(),
-            Weights::Bf16(p) => p.rows(),
-        }
-    }
-
-    pub fn cols(&self) -> usize {
-        match self {
-            Weights::F32(p) => p.cols(),
-            Weights::Bf16(p) => p.cols(),
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.rows() * self.cols()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Element (i, j), as the products use it.
-    pub fn get(&self, i: usize, j: usize) -> f32 {
-        match self {
-            Weights::F32(p) => p.get(i, j),
-            Weights::Bf16(p) => p.get(i, j),
-        }
-    }
 }
 
 /// A convolution over the board, zero-padded so the output has the input's size.
@@ -241,9 +168,9 @@ pub struct AttentionBlock {
     pub norm: RmsNorm,
     /// The query, key and value projections side by side, `[ic][q | k | v]`: one product
     /// instead of three.
-    pub qkv: Weights,
+    pub qkv: Packed,
     /// The output projection, `[head · v_dim][channel]`.
-    pub out: Weights,
+    pub out: Packed,
     pub rope: Rope,
     /// Cosine and sine tables of the rotary encoding, per board size (see `rope_tables`).
     rope_cache: Mutex<HashMap<usize, Arc<RopeTables>>>,
@@ -256,8 +183,8 @@ pub struct FfnBlock {
     pub hidden: usize,
     pub norm: RmsNorm,
     /// The first layer and the gate side by side, `[ic][linear1 | gate]`.
-    pub linear1_gate: Weights,
-    pub linear2: Weights,
+    pub linear1_gate: Packed,
+    pub linear2: Packed,
 }
 
 /// A net holds a few dozen blocks: their size in memory does not matter, so no variant is boxed.
@@ -363,7 +290,6 @@ pub struct Model {
     pub(crate) version: i32,
     pub(crate) num_spatial: usize,
     pub(crate) num_global: usize,
-    pub(crate) precision: Precision,
     pub post: PostProcessParams,
     pub trunk: Trunk,
     pub policy: PolicyHead,
@@ -373,16 +299,7 @@ pub struct Model {
 impl Model {
     /// Reads a model from the uncompressed bytes of a KataGo `.bin` file.
     pub fn parse(bytes: &[u8]) -> Result<Model, ModelError> {
-        Model::parse_with(bytes, Precision::F32)
-    }
-
-    /// `parse`, the transformer's weights packed for products in `precision`.
-    pub fn parse_with(bytes: &[u8], precision: Precision) -> Result<Model, ModelError> {
-        Parser::new(bytes, precision).model()
-    }
-
-    pub fn precision(&self) -> Precision {
-        self.precision
+        Parser::new(bytes).model()
     }
 
     pub fn name(&self) -> &str {
@@ -550,33 +467,18 @@ struct Parser<'a> {
     version: i32,
     /// How many nested bottleneck blocks enclose the block being read.
     depth: usize,
-    precision: Precision,
 }
 
 const MAX_NESTING: usize = 8;
 
 impl<'a> Parser<'a> {
-    fn new(bytes: &'a [u8], precision: Precision) -> Self {
+    fn new(bytes: &'a [u8]) -> Self {
         Parser {
             bytes,
             pos: 0,
             version: 0,
             depth: 0,
-            precision,
         }
-    }
-
-    /// Dense layers with the same input, their outputs concatenated: `[ic][m0 | m1 | …]`.
-    fn side_by_side(&self, layers: &[&MatMul]) -> Weights {
-        let cin = layers[0].cin;
-        let total: usize = layers.iter().map(|m| m.cout).sum();
-        let mut out = Vec::with_capacity(cin * total);
-        for ic in 0..cin {
-            for m in layers {
-                out.extend_from_slice(&m.weights[ic * m.cout..(ic + 1) * m.cout]);
-            }
-        }
-        Weights::new(Mat::rows(&out, cin, total, total), self.precision)
     }
 
     /// The next whitespace-separated word; `at` names what is being read, for errors.
@@ -776,7 +678,6 @@ impl<'a> Parser<'a> {
             version,
             num_spatial,
             num_global,
-            precision: self.precision,
             post,
             trunk,
             policy,
@@ -1181,11 +1082,8 @@ impl<'a> Parser<'a> {
                 Rope::Fixed(theta)
             }
         };
-        let qkv = self.side_by_side(&[&q, &k, &v]);
-        let out = Weights::new(
-            Mat::rows(&out.weights, out.cin, out.cout, out.cout),
-            self.precision,
-        );
+        let qkv = side_by_side(&[&q, &k, &v]);
+        let out = Packed::new(Mat::rows(&out.weights, out.cin, out.cout, out.cout));
         Ok(AttentionBlock {
             name,
             heads,
@@ -1227,11 +1125,13 @@ impl<'a> Parser<'a> {
             name,
             hidden,
             norm,
-            linear1_gate: self.side_by_side(&[&linear1, &gate]),
-            linear2: Weights::new(
-                Mat::rows(&linear2.weights, linear2.cin, linear2.cout, linear2.cout),
-                self.precision,
-            ),
+            linear1_gate: side_by_side(&[&linear1, &gate]),
+            linear2: Packed::new(Mat::rows(
+                &linear2.weights,
+                linear2.cin,
+                linear2.cout,
+                linear2.cout,
+            )),
         })
     }
 
@@ -1355,6 +1255,19 @@ impl<'a> Parser<'a> {
             ownership_conv,
         })
     }
+}
+
+/// Dense layers with the same input, their outputs concatenated: `[ic][m0 | m1 | …]`.
+fn side_by_side(layers: &[&MatMul]) -> Packed {
+    let cin = layers[0].cin;
+    let total: usize = layers.iter().map(|m| m.cout).sum();
+    let mut out = Vec::with_capacity(cin * total);
+    for ic in 0..cin {
+        for m in layers {
+            out.extend_from_slice(&m.weights[ic * m.cout..(ic + 1) * m.cout]);
+        }
+    }
+    Packed::new(Mat::rows(&out, cin, total, total))
 }
 
 fn expect(at: &str, what: &str, found: usize, expected: usize) -> Result<(), ModelError> {

@@ -15,7 +15,6 @@
 //! `B` is packed once into panels of [`NR`] columns ([`Packed`]); a weight matrix is packed
 //! when a net is prepared and reused for every product.
 
-pub mod bf16;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
