@@ -11,7 +11,6 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::EngineError;
-use crate::nn::features::{NUM_GLOBAL, NUM_SPATIAL};
 use crate::nn::{self, Kernel, Model, Scratch};
 use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
 
@@ -151,15 +150,44 @@ impl NetJudge {
 
     /// Reads and checks the net at `path`; every fault (no file, a truncated or corrupt one, a
     /// model version or layer the evaluator does not know) is a configuration error naming it.
+    ///
+    /// Only a regular file is opened: a FIFO would block `open` until a writer came, and a
+    /// device such as `/dev/zero` never ends. What is read is capped at `MAX_NET_BYTES`
+    /// whatever size the file claims.
     pub fn load(path: &Path) -> Result<NetJudge, EngineError> {
         let failed = |why: String| EngineError::Failed(format!("--net {}: {why}", path.display()));
-        let size = std::fs::metadata(path)
-            .map_err(|e| failed(e.to_string()))?
-            .len();
-        if size > MAX_NET_BYTES {
+        let not_regular =
+            || failed("not a regular file (a net is a file, not a FIFO, device or folder)".into());
+        let meta = std::fs::metadata(path).map_err(|e| failed(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(not_regular());
+        }
+        if meta.len() > MAX_NET_BYTES {
             return Err(failed(too_large()));
         }
-        let raw = std::fs::read(path).map_err(|e| failed(e.to_string()))?;
+        // Non-blocking, in case the path was replaced by a FIFO since it was looked at.
+        let file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)
+                .map_err(|e| failed(e.to_string()))?
+        };
+        if !file
+            .metadata()
+            .map_err(|e| failed(e.to_string()))?
+            .is_file()
+        {
+            return Err(not_regular());
+        }
+        let mut raw = Vec::new();
+        file.take(MAX_NET_BYTES + 1)
+            .read_to_end(&mut raw)
+            .map_err(|e| failed(e.to_string()))?;
+        if raw.len() as u64 > MAX_NET_BYTES {
+            return Err(failed(too_large()));
+        }
         NetJudge::read(raw, failed)
     }
 
@@ -168,7 +196,8 @@ impl NetJudge {
         let sha256 = hex(&Sha256::digest(&raw));
         let bytes = if raw.starts_with(&GZIP) {
             let mut out = Vec::new();
-            flate2::read::GzDecoder::new(raw.as_slice())
+            // Every member, as gzip and zcat read a file of several.
+            flate2::read::MultiGzDecoder::new(raw.as_slice())
                 .take(MAX_NET_BYTES + 1)
                 .read_to_end(&mut out)
                 .map_err(|e| failed(format!("not a readable gzip file: {e}")))?;
@@ -179,15 +208,13 @@ impl NetJudge {
         } else {
             raw
         };
-        let model = Model::parse(&bytes).map_err(|e| failed(e.to_string()))?;
-        let inputs = (model.num_spatial_inputs(), model.num_global_inputs());
-        if inputs != (NUM_SPATIAL, NUM_GLOBAL) {
-            return Err(failed(format!(
-                "the net reads {} spatial and {} global inputs, not KataGo's {NUM_SPATIAL} and \
-                 {NUM_GLOBAL} (input version 7)",
-                inputs.0, inputs.1
-            )));
-        }
+        let model = Model::parse(&bytes).map_err(|e| {
+            failed(if e.not_a_model() {
+                format!("not a KataGo net ({e})")
+            } else {
+                e.to_string()
+            })
+        })?;
         Ok(NetJudge {
             model,
             sha256,

@@ -10,9 +10,12 @@
 
 mod kernels;
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use crate::nn::model::{
     AttentionBlock, Block, Conv, FfnBlock, GlobalPoolingBlock, Model, NestedBottleneckBlock,
-    NormAct, PassHead, PolicyHead, ResidualBlock, TipRmsNorm, TrunkTip, ValueHead,
+    NormAct, PassHead, PolicyHead, ResidualBlock, RopeTables, TipRmsNorm, TrunkTip, ValueHead,
 };
 use kernels::{matvec, Kernel, Mat, Packed};
 
@@ -50,6 +53,9 @@ pub struct Scratch {
     kernel: Kernel,
     /// The keys or values of one attention head, packed for a product.
     packed: Packed,
+    /// Rotary tables by attention block (`AttentionBlock::id`) and board size, computed at
+    /// the first position of that size.
+    rope: HashMap<(usize, usize), Arc<RopeTables>>,
 }
 
 impl Default for Scratch {
@@ -74,7 +80,18 @@ impl Scratch {
             free: Vec::new(),
             kernel,
             packed: Packed::default(),
+            rope: HashMap::new(),
         }
+    }
+
+    /// The rotary tables of block `b` for a `size`×`size` board, if it has any.
+    fn rope(&mut self, b: &AttentionBlock, size: usize) -> Option<Arc<RopeTables>> {
+        if let Some(t) = self.rope.get(&(b.id, size)) {
+            return Some(Arc::clone(t));
+        }
+        let t = Arc::new(b.rope_tables(size)?);
+        self.rope.insert((b.id, size), Arc::clone(&t));
+        Some(t)
     }
 
     /// The kernel the products run on.
@@ -310,7 +327,7 @@ impl Eval {
         s.gemm(Mat::rows(&normed, n, c, c), &b.qkv, &mut qkv, w, false);
         s.give(normed);
 
-        if let Some(tables) = b.rope_tables(self.size) {
+        if let Some(tables) = s.rope(b, self.size) {
             let pairs = dq / 2;
             for (p, row) in qkv.chunks_exact_mut(w).enumerate() {
                 let at = p * hk * pairs;

@@ -6,17 +6,29 @@
 //! The file does not say which board sizes a net was trained for; KataGo asks its nets about
 //! boards of up to 19×19 (its default build).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
 use ordered_gemm::{Mat, Packed};
 use thiserror::Error;
+
+use crate::nn::features::{NUM_GLOBAL, NUM_SPATIAL};
 
 /// Oldest model version read: the first with version 7 input features, the ones
 /// `features` writes. Older nets want other inputs.
 pub const OLDEST_VERSION: i32 = 8;
 /// Newest model version KataGo's reference source describes.
 pub const NEWEST_VERSION: i32 = 17;
+
+/// The largest filter read: KataGo's nets use 1×1, 3×3 and 5×5 (the first convolution).
+pub const MAX_FILTER: usize = 9;
+
+/// The largest count of channels, heads, blocks or any other dimension read: 16 times the
+/// widest KataGo net's trunk, small enough that no product of a few of them overflows.
+pub const MAX_DIMENSION: usize = 1 << 14;
+
+/// The largest buffer one evaluation of a 19×19 position may need, in floats (64 MiB): some
+/// twenty times what the largest KataGo nets need (an image-patch matrix of a 3×3
+/// convolution over 512 channels, 1.7 Mi floats), so that a file whose layers would take
+/// gigabytes a thread is refused when read, not when the first position runs out of memory.
+pub const MAX_BUFFER_FLOATS: usize = 1 << 24;
 
 /// Why a model file could not be read. `at` names the layer (or part of the header) being
 /// read, as the file names it.
@@ -44,6 +56,23 @@ pub enum ModelError {
     NotFinite { at: String },
     #[error("{at}: not supported: {what}")]
     Unsupported { at: String, what: String },
+    #[error(
+        "{at}: needs a buffer of {floats} floats for a 19×19 position, more than the \
+         {MAX_BUFFER_FLOATS} any net this tool reads needs"
+    )]
+    TooLarge { at: String, floats: usize },
+}
+
+impl ModelError {
+    /// Whether the bytes are no KataGo model at all (rather than a model this tool does not
+    /// read): they break the format's syntax, or end inside its header.
+    pub fn not_a_model(&self) -> bool {
+        match self {
+            ModelError::Syntax { .. } => true,
+            ModelError::Truncated { at } => at.starts_with("the model"),
+            _ => false,
+        }
+    }
 }
 
 /// A nonlinearity, as named in the file (models before version 11 always use ReLU).
@@ -172,8 +201,9 @@ pub struct AttentionBlock {
     /// The output projection, `[head · v_dim][channel]`.
     pub out: Packed,
     pub rope: Rope,
-    /// Cosine and sine tables of the rotary encoding, per board size (see `rope_tables`).
-    rope_cache: Mutex<HashMap<usize, Arc<RopeTables>>>,
+    /// Unique among the attention blocks of every net read by the process: the key under
+    /// which an evaluation's buffers keep this block's rotary tables.
+    pub(crate) id: usize,
 }
 
 /// A transformer feed-forward block with a SwiGLU unit: `linear2(silu(linear1 x) · gate x)`.
@@ -404,17 +434,13 @@ pub(crate) struct RopeTables {
 }
 
 impl AttentionBlock {
-    /// The rotary tables for a `size`×`size` board, computed once per size and shared by
-    /// every position of that size.
-    pub(crate) fn rope_tables(&self, size: usize) -> Option<Arc<RopeTables>> {
+    /// The rotary tables for a `size`×`size` board, if the block turns its queries and keys
+    /// (`forward::Scratch` keeps them per block and size).
+    pub(crate) fn rope_tables(&self, size: usize) -> Option<RopeTables> {
         if matches!(self.rope, Rope::None) {
             return None;
         }
-        let mut cache = self.rope_cache.lock().unwrap_or_else(|e| e.into_inner());
-        let tables = cache
-            .entry(size)
-            .or_insert_with(|| Arc::new(self.compute_rope_tables(size)));
-        Some(Arc::clone(tables))
+        Some(self.compute_rope_tables(size))
     }
 
     fn compute_rope_tables(&self, size: usize) -> RopeTables {
@@ -496,8 +522,7 @@ impl<'a> Parser<'a> {
         std::str::from_utf8(&self.bytes[start..self.pos]).map_err(|_| ModelError::Syntax {
             at: at.to_string(),
             expected: "text",
-            found: String::from_utf8_lossy(&self.bytes[start..self.pos.min(start + 40)])
-                .into_owned(),
+            found: "bytes that are not UTF-8".into(),
         })
     }
 
@@ -513,8 +538,11 @@ impl<'a> Parser<'a> {
     /// A count that must be at least 1.
     fn count(&mut self, at: &str, what: &str) -> Result<usize, ModelError> {
         let n = self.int(at)?;
-        if !(1..=1 << 20).contains(&n) {
-            return Err(shape(at, format!("{what} is {n}")));
+        if !(1..=MAX_DIMENSION as i64).contains(&n) {
+            return Err(shape(
+                at,
+                format!("{what} is {n}, not between 1 and {MAX_DIMENSION}"),
+            ));
         }
         Ok(n as usize)
     }
@@ -624,6 +652,15 @@ impl<'a> Parser<'a> {
         self.version = version;
         let num_spatial = self.count("the model header", "the number of spatial inputs")?;
         let num_global = self.count("the model header", "the number of global inputs")?;
+        if (num_spatial, num_global) != (NUM_SPATIAL, NUM_GLOBAL) {
+            return Err(unsupported(
+                "the model header",
+                format!(
+                    "{num_spatial} spatial and {num_global} global inputs (the features are \
+                     KataGo's input version 7: {NUM_SPATIAL} and {NUM_GLOBAL})"
+                ),
+            ));
+        }
         let mut post = PostProcessParams::default();
         if version >= 13 {
             let at = "the model's output scalings";
@@ -642,8 +679,15 @@ impl<'a> Parser<'a> {
                 // Human-style nets take SGF metadata as a third input.
                 return Err(unsupported(at, format!("metadata encoder version {meta}")));
             }
-            // Whether pass-alive features assume suicide legal: the features' business.
-            self.flag(at)?;
+            // The inputs' pass-alive areas as if suicide were legal: the features compute
+            // them as KataGo's nets were trained, with suicide illegal, so a net that wants
+            // the other is refused rather than fed inputs it was not trained on.
+            if self.flag(at)? {
+                return Err(unsupported(
+                    at,
+                    "pass-alive inputs computed as if suicide were legal".into(),
+                ));
+            }
             for _ in 0..6 {
                 self.reserved(at)?;
             }
@@ -673,6 +717,7 @@ impl<'a> Parser<'a> {
         expect(at, "policy head input", policy.p1_conv.cin, trunk.channels)?;
         expect(at, "policy head input", policy.g1_conv.cin, trunk.channels)?;
         expect(at, "value head input", value.v1_conv.cin, trunk.channels)?;
+        largest_buffer(&trunk, &policy, &value, 19 * 19)?;
         Ok(Model {
             name,
             version,
@@ -695,6 +740,12 @@ impl<'a> Parser<'a> {
         let dx = self.count(&name, "the dilation")?;
         if ky % 2 == 0 || kx % 2 == 0 {
             return Err(shape(&name, format!("filter {ky}×{kx} is not odd")));
+        }
+        if ky > MAX_FILTER || kx > MAX_FILTER {
+            return Err(unsupported(
+                &name,
+                format!("filter {ky}×{kx}, larger than {MAX_FILTER}×{MAX_FILTER}"),
+            ));
         }
         if dy != 1 || dx != 1 {
             return Err(unsupported(&name, format!("dilation {dy}×{dx}")));
@@ -743,9 +794,25 @@ impl<'a> Parser<'a> {
         let merged_scale: Vec<f32> = (0..c)
             .map(|i| scale[i] / (variance[i] + epsilon).sqrt())
             .collect();
-        let merged_bias = (0..c)
+        if let Some(i) = (0..c).find(|&i| variance[i] + epsilon <= 0.0) {
+            return Err(shape(
+                &name,
+                format!(
+                    "channel {i}'s variance {} plus epsilon {epsilon} is not positive",
+                    variance[i]
+                ),
+            ));
+        }
+        let merged_bias: Vec<f32> = (0..c)
             .map(|i| bias[i] - merged_scale[i] * mean[i])
             .collect();
+        if merged_scale
+            .iter()
+            .chain(&merged_bias)
+            .any(|x| !x.is_finite())
+        {
+            return Err(ModelError::NotFinite { at: name });
+        }
         let params = c * (usize::from(has_scale) + usize::from(has_bias));
         Ok((name, merged_scale, merged_bias, params))
     }
@@ -1094,7 +1161,11 @@ impl<'a> Parser<'a> {
             qkv,
             out,
             rope,
-            rope_cache: Mutex::new(HashMap::new()),
+            id: {
+                static NEXT: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(0);
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
         })
     }
 
@@ -1268,6 +1339,67 @@ fn side_by_side(layers: &[&MatMul]) -> Packed {
         }
     }
     Packed::new(Mat::rows(&out, cin, total, total))
+}
+
+/// Refuses a net one of whose layers would need a buffer above `MAX_BUFFER_FLOATS` for a
+/// board of `n` points (each count is at most `MAX_DIMENSION`, so no product overflows).
+fn largest_buffer(
+    trunk: &Trunk,
+    policy: &PolicyHead,
+    value: &ValueHead,
+    n: usize,
+) -> Result<(), ModelError> {
+    let check = |at: &str, floats: usize| {
+        if floats > MAX_BUFFER_FLOATS {
+            Err(ModelError::TooLarge {
+                at: at.to_string(),
+                floats,
+            })
+        } else {
+            Ok(())
+        }
+    };
+    let conv = |c: &Conv| {
+        check(&c.name, n * c.ky * c.kx * c.cin)?;
+        check(&c.name, n * c.cout)
+    };
+    fn blocks(
+        list: &[Block],
+        conv: &dyn Fn(&Conv) -> Result<(), ModelError>,
+        check: &dyn Fn(&str, usize) -> Result<(), ModelError>,
+        n: usize,
+    ) -> Result<(), ModelError> {
+        for b in list {
+            match b {
+                Block::Residual(r) => [&r.conv1, &r.conv2].into_iter().try_for_each(conv)?,
+                Block::GlobalPooling(g) => [&g.regular, &g.gpool, &g.conv2]
+                    .into_iter()
+                    .try_for_each(conv)?,
+                Block::NestedBottleneck(nb) => {
+                    [&nb.pre_conv, &nb.post_conv]
+                        .into_iter()
+                        .try_for_each(conv)?;
+                    blocks(&nb.blocks, conv, check, n)?;
+                }
+                Block::Attention(a) => {
+                    check(&a.name, n * a.qkv.cols())?;
+                    check(&a.name, n * n)?;
+                    check(&a.name, n * a.heads * a.v_dim)?;
+                }
+                Block::Ffn(f) => check(&f.name, n * f.linear1_gate.cols())?,
+            }
+        }
+        Ok(())
+    }
+    conv(&trunk.initial_conv)?;
+    check("the trunk", n * trunk.channels)?;
+    blocks(&trunk.blocks, &conv, &check, n)?;
+    [&policy.p1_conv, &policy.g1_conv, &policy.p2_conv]
+        .into_iter()
+        .try_for_each(conv)?;
+    [&value.v1_conv, &value.ownership_conv]
+        .into_iter()
+        .try_for_each(conv)
 }
 
 fn expect(at: &str, what: &str, found: usize, expected: usize) -> Result<(), ModelError> {

@@ -540,3 +540,121 @@ fn a_run_on_the_portable_kernel_writes_the_same_tables() {
             .exists());
     }
 }
+
+/// The carried net's file, unpacked.
+fn carried_net_bytes() -> Vec<u8> {
+    use std::io::Read;
+    let gz =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/b10c384h6nbttflrs.bin.gz"))
+            .unwrap();
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(gz.as_slice())
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// `bytes` with the first `from` (which must be there) replaced by `to`.
+fn edited(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+        .unwrap_or_else(|| panic!("{from:?} is in the net"));
+    [&bytes[..at], to.as_bytes(), &bytes[at + from.len()..]].concat()
+}
+
+/// Hostile net files are refused with exit 2 and one line, before the output folder is
+/// touched: a file whose first convolution asks for a 1001×1001 filter (which would need
+/// gigabytes a position), one whose header asks for inputs computed as if suicide were legal,
+/// a text file, `/dev/zero` (which claims to be empty and never ends), a folder, and a FIFO
+/// (whose open would block until a writer came: it is never opened).
+#[test]
+fn hostile_net_files_are_refused_before_any_work() {
+    let env = crate::util::TestEnv::new();
+    env.write("a.sgf", "(;SZ[19]KM[6.5]RE[B+0.5];B[pd];W[dd])");
+    let net = carried_net_bytes();
+    let dir = env.dir.path();
+    std::fs::write(
+        dir.join("filter.bin"),
+        edited(&net, "conv_spatial\n3\n3\n", "conv_spatial\n1001\n1001\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("suicide.bin"),
+        edited(&net, "150.0\n0\n0\n", "150.0\n0\n1\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("readme.bin"),
+        "# livingblocks\n\nReplays SGF files.\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.join("folder.bin")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("fifo.bin").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let cases = [
+        ("filter.bin", "filter 1001×1001, larger than 9×9"),
+        ("suicide.bin", "as if suicide were legal"),
+        ("readme.bin", "not a KataGo net"),
+        ("/dev/zero", "not a regular file"),
+        ("folder.bin", "not a regular file"),
+        ("fifo.bin", "not a regular file"),
+    ];
+    for (file, says) in cases {
+        for command in [
+            &["analyze", "in", "--out", "out", "-q"][..],
+            &["show", "in/a.sgf"],
+        ] {
+            let mut args = command.to_vec();
+            args.extend(["--net", file]);
+            let start = std::time::Instant::now();
+            let o = env.run(&args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{file} {command:?}: {err}");
+            assert!(err.contains(says), "{file}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{file}: {err}");
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "{file}: refused only after a while"
+            );
+            assert!(
+                !dir.join("out").exists(),
+                "{file}: the output folder was made"
+            );
+        }
+    }
+}
+
+/// A net written as two gzip members (as `cat a.gz b.gz` makes) is read whole, as gzip and
+/// zcat read it, and judges as the carried net does.
+#[test]
+fn a_net_in_two_gzip_members_is_read_whole() {
+    use std::io::Write;
+    let net = carried_net_bytes();
+    let mut file = Vec::new();
+    for half in [&net[..net.len() / 2], &net[net.len() / 2..]] {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(half).unwrap();
+        file.extend(gz.finish().unwrap());
+    }
+    let env = crate::util::TestEnv::new();
+    let game = crate::util::corpus().join("Shusaku");
+    let mut files: Vec<_> = std::fs::read_dir(&game)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    env.write("a.sgf", std::fs::read(&files[0]).unwrap());
+    std::fs::write(env.dir.path().join("two.bin.gz"), file).unwrap();
+    for (out, extra) in [("carried", &[][..]), ("two", &["--net", "two.bin.gz"][..])] {
+        let mut args = vec!["analyze", "in", "--out", out, "-q"];
+        args.extend(extra);
+        let o = env.run(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let lead =
+        |out: &str| crate::util::rows(&env.output(out, "games.csv"))[0]["katago_lead"].clone();
+    assert!(!lead("two").is_empty());
+    assert_eq!(lead("two"), lead("carried"));
+}

@@ -22,8 +22,8 @@ impl Default for Spec {
     }
 }
 
-pub(crate) const SPATIAL: usize = 3;
-pub(crate) const GLOBAL: usize = 2;
+pub(crate) const SPATIAL: usize = crate::nn::features::NUM_SPATIAL;
+pub(crate) const GLOBAL: usize = crate::nn::features::NUM_GLOBAL;
 pub(crate) const TRUNK: usize = 8;
 
 struct Writer {
@@ -231,7 +231,7 @@ pub(crate) fn nested_net(depth: usize) -> Vec<u8> {
         state: 1,
         version: 15,
     };
-    w.line("nested-test-net\n15\n3\n2");
+    w.line(format!("nested-test-net\n15\n{SPATIAL}\n{GLOBAL}"));
     w.line("20.0\n20.0\n20.0\n20.0\n40.0\n0.25\n150.0\n0\n0\n0\n0\n0\n0\n0\n0");
     w.line(format!("trunk\n1\n{TRUNK}\n4\n4\n4\n4\n0\n0\n0\n0\n0\n0"));
     w.conv("conv_spatial", 3, SPATIAL, TRUNK);

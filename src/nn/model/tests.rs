@@ -219,17 +219,23 @@ fn wrong_sizes_are_named() {
         }
     );
     assert!(err.to_string().contains("valuehead: wrong size"));
-    // The header promises more spatial inputs than the first convolution takes.
+}
+
+/// The loader, not the evaluation, holds the net to the inputs the features write: a net
+/// that reads other inputs is refused when read.
+#[test]
+fn a_net_reading_other_inputs_than_the_features_write_is_refused_when_read() {
     let bytes = tiny_net(&Spec::default());
     let err = Model::parse(&replace(
         &bytes,
-        "tiny-test-net\n15\n3\n",
-        "tiny-test-net\n15\n4\n",
+        "tiny-test-net\n15\n22\n",
+        "tiny-test-net\n15\n23\n",
     ))
     .unwrap_err();
-    assert!(
-        matches!(&err, ModelError::Shape { at, .. } if at == "tiny-test-net"),
-        "{err}"
+    assert_eq!(
+        err.to_string(),
+        "the model header: not supported: 23 spatial and 19 global inputs (the features are \
+         KataGo's input version 7: 22 and 19)"
     );
 }
 
@@ -352,7 +358,7 @@ fn absurd_sizes_and_depths_are_refused() {
     let bytes = tiny_net(&Spec::default());
     let huge = replace(
         &bytes,
-        "conv_spatial\n3\n3\n3\n8",
+        "conv_spatial\n3\n3\n22\n8",
         "conv_spatial\n999999\n999999\n999999\n999999",
     );
     assert!(matches!(
@@ -372,4 +378,96 @@ fn absurd_sizes_and_depths_are_refused() {
             what: "nesting deeper than 8".into()
         }
     );
+}
+
+#[test]
+fn a_filter_larger_than_any_katago_uses_is_refused_before_its_weights() {
+    let bytes = tiny_net(&Spec::default());
+    let err = Model::parse(&replace(
+        &bytes,
+        "conv_spatial\n3\n3\n",
+        "conv_spatial\n1001\n1001\n",
+    ))
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "conv_spatial: not supported: filter 1001×1001, larger than 9×9"
+    );
+}
+
+#[test]
+fn a_dimension_beyond_the_bound_is_refused_by_name() {
+    let bytes = tiny_net(&Spec::default());
+    let err = Model::parse(&replace(&bytes, "trunk\n3\n8\n", "trunk\n3\n20000\n")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "trunk: wrong size: the trunk channels is 20000, not between 1 and 16384"
+    );
+}
+
+#[test]
+fn a_net_whose_buffers_would_not_fit_is_refused_when_read() {
+    let mut m = parse(&Spec::default()).unwrap();
+    assert!(largest_buffer(&m.trunk, &m.policy, &m.value, 361).is_ok());
+    // A 9×9 filter over 600 channels: an image-patch matrix of 361 × 48,600 floats.
+    m.trunk.initial_conv.ky = 9;
+    m.trunk.initial_conv.kx = 9;
+    m.trunk.initial_conv.cin = 600;
+    let err = largest_buffer(&m.trunk, &m.policy, &m.value, 361).unwrap_err();
+    assert_eq!(
+        err,
+        ModelError::TooLarge {
+            at: "conv_spatial".into(),
+            floats: 361 * 81 * 600
+        }
+    );
+    assert!(err.to_string().contains("more than the 16777216"), "{err}");
+}
+
+#[test]
+fn a_variance_below_minus_epsilon_is_refused_not_read_as_nan() {
+    let bytes = tiny_net(&Spec::default());
+    let mean =
+        find(&bytes, b"b0.norm1\n8\n1e-05\n1\n1\n@BIN@") + b"b0.norm1\n8\n1e-05\n1\n1\n@BIN@".len();
+    // The variances follow the 8 means, a newline and their own @BIN@.
+    let variance = mean + 8 * 4 + 1 + 5;
+    assert_eq!(&bytes[variance - 5..variance], b"@BIN@");
+    let mut bad = bytes.clone();
+    bad[variance..variance + 4].copy_from_slice(&(-1.0f32).to_le_bytes());
+    let err = Model::parse(&bad).unwrap_err();
+    assert!(
+        matches!(&err, ModelError::Shape { at, detail } if at == "b0.norm1" && detail.contains("variance -1")),
+        "{err}"
+    );
+    // A variance of exactly −ε would divide by zero: refused too.
+    bad[variance..variance + 4].copy_from_slice(&(-1e-5f32).to_le_bytes());
+    assert!(Model::parse(&bad).is_err());
+}
+
+#[test]
+fn the_flag_for_pass_alive_inputs_with_suicide_legal_is_refused_by_name() {
+    let bytes = tiny_net(&Spec::default());
+    let err = Model::parse(&replace(&bytes, "150.0\n0\n0\n", "150.0\n0\n1\n")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the model header: not supported: pass-alive inputs computed as if suicide were legal"
+    );
+}
+
+#[test]
+fn bytes_that_are_no_model_say_so() {
+    for bytes in [
+        &b"# livingblocks\n\nReplays large SGF collections"[..],
+        b"",
+        b"\xff\xfe\x00garbage",
+    ] {
+        let err = Model::parse(bytes).unwrap_err();
+        assert!(err.not_a_model(), "{err}");
+    }
+    let err = parse(&Spec {
+        value_outputs: 4,
+        ..Spec::default()
+    })
+    .unwrap_err();
+    assert!(!err.not_a_model(), "{err}");
 }
