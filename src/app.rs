@@ -160,7 +160,7 @@ pub enum AppError {
 }
 
 impl AppError {
-    /// The process exit code (README, *Exit codes*): 2 for a usage, configuration or input
+    /// The process exit code (docs/cli.md, *Exit codes*): 2 for a usage, configuration or input
     /// error, 1 for a run that failed while working (I/O), 128 + the signal when interrupted.
     pub fn exit_code(&self) -> u8 {
         use crate::report::ReportError;

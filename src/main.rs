@@ -1,5 +1,5 @@
 //! The `livingblocks` binary: arguments → command → exit code. The exit codes are
-//! `livingblocks::app::exit`'s, the same for every command (README, *Exit codes*).
+//! `livingblocks::app::exit`'s, the same for every command (docs/cli.md, *Exit codes*).
 
 mod cli;
 mod commands;

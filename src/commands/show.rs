@@ -54,6 +54,18 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
             )));
         }
     }
+    if let Some(out) = &args.out {
+        let svg = out
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        if !svg {
+            return Err(AppError::Usage(format!(
+                "{}: --out draws SVG; give the drawing a name ending in .svg (rsvg-convert, \
+                 for one, makes a PNG of it)",
+                out.display()
+            )));
+        }
+    }
     let finder = Finder::new(&[Root::arg(&root)], CAP, None);
     let (bytes, game) = finder.game(&name, args.game).ok_or_else(|| {
         AppError::Usage(format!(

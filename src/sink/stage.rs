@@ -16,8 +16,8 @@ use sha2::{Digest, Sha256};
 use super::lock::OutputLock;
 use super::Manifest;
 
-/// The prefix of a stage folder inside DIR; a killed run's is removed by the next run.
-pub const STAGE_PREFIX: &str = ".livingblocks-stage.";
+/// The prefix of a stage folder inside DIR (the walk's rule, which never enters one).
+pub use crate::source::STAGE_PREFIX;
 
 /// The manifest's key for an output file: `file:plots/endings.svg`.
 pub(super) const FILE_KEY: &str = "file:";

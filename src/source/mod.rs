@@ -18,7 +18,7 @@ pub use input::{
 pub use list::Inputs;
 pub use name::{name_of, unescape};
 pub use shard::Shard;
-pub use walk::{collect, list_is_nul_terminated, read_input, Root};
+pub use walk::{collect, list_is_nul_terminated, read_input, Root, STAGE_PREFIX};
 
 /// What an input gives to analyse, in output order.
 pub enum Unit<'a> {

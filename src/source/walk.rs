@@ -117,6 +117,10 @@ struct Walk {
     out: Option<(u64, u64)>,
 }
 
+/// The prefix of the folders the tool stages its outputs in (inside an output folder; a
+/// killed run's is removed by the next run): a walk never enters one.
+pub const STAGE_PREFIX: &str = ".livingblocks-stage.";
+
 /// Whether a folder met in a walk is the run's own: its output folder `out` (device and
 /// inode) or a stage.
 fn is_own(e: &walkdir::DirEntry, out: Option<(u64, u64)>) -> bool {
@@ -126,7 +130,7 @@ fn is_own(e: &walkdir::DirEntry, out: Option<(u64, u64)>) -> bool {
         && (e
             .file_name()
             .as_encoded_bytes()
-            .starts_with(crate::sink::stage::STAGE_PREFIX.as_bytes())
+            .starts_with(STAGE_PREFIX.as_bytes())
             || out.is_some_and(|out| e.metadata().is_ok_and(|m| (m.dev(), m.ino()) == out)))
 }
 

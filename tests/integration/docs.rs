@@ -160,15 +160,15 @@ print("ok")
     );
 }
 
-/// The README's synopsis names every option of every command, as `--help` lists them.
+/// docs/cli.md's synopsis names every option of every command, as `--help` lists them.
 #[test]
-fn the_readme_synopsis_names_every_option() {
-    let readme = read("README.md");
-    let synopsis = readme
-        .split("## Command line")
+fn the_cli_synopsis_names_every_option() {
+    let cli = read("docs/cli.md");
+    let synopsis = cli
+        .split("## Synopsis")
         .nth(1)
         .and_then(|s| s.split("```").nth(1))
-        .expect("README.md has a synopsis under ## Command line");
+        .expect("docs/cli.md has a synopsis under ## Synopsis");
     let env = crate::util::TestEnv::new();
     for command in ["analyze", "merge", "report", "show", "generate"] {
         // The command's lines: its own, and the indented ones that continue it.
@@ -204,7 +204,7 @@ fn the_readme_synopsis_names_every_option() {
             }
             assert!(
                 names.iter().any(|n| words.contains(n)),
-                "README.md's synopsis of {command} lacks {names:?}: {usage}"
+                "docs/cli.md's synopsis of {command} lacks {names:?}: {usage}"
             );
         }
     }
@@ -327,4 +327,106 @@ fn documented_test_commands_run_what_they_name() {
         }
     }
     assert!(checked >= 3, "{checked} commands");
+}
+
+/// The top-level module names a `crate::` path at `text` (just after `crate::`) names: one,
+/// or each of a `{…}` group's.
+fn crate_paths(text: &str) -> Vec<String> {
+    let name = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect()
+    };
+    let Some(group) = text.strip_prefix('{') else {
+        return vec![name(text)];
+    };
+    // The group's top-level entries, up to its closing brace.
+    let (mut depth, mut start, mut names) = (0, 0, Vec::new());
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                names.push(name(&group[start..i]));
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                names.push(name(&group[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Each library module imports only the modules docs/architecture.md lists above it: every
+/// `crate::` path in `src/` (outside comments, before a file's `#[cfg(test)]`, test-only files
+/// aside) against the list's order. The binary's modules (main, cli, commands, progress) and
+/// lib.rs, which declares the layers, stand above the list's rule.
+#[test]
+fn the_layers_hold_as_the_architecture_lists_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let order: Vec<String> = read("docs/architecture.md")
+        .lines()
+        .filter_map(|l| l.strip_prefix("src/"))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|m| m.trim_end_matches('/').trim_end_matches(".rs").to_string())
+        .collect();
+    let rank = |m: &str| order.iter().position(|o| o == m);
+    let above_the_rule = ["main", "cli", "commands", "progress", "lib"];
+    let (mut wrong, mut checked) = (Vec::new(), 0);
+    for e in walkdir::WalkDir::new(root.join("src")).sort_by_file_name() {
+        let e = e.unwrap();
+        let rel = e
+            .path()
+            .strip_prefix(root.join("src"))
+            .unwrap()
+            .to_path_buf();
+        let parts: Vec<String> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        let tests_only = parts
+            .iter()
+            .any(|p| ["tests", "testnet", "boards"].contains(&p.as_str()));
+        if e.path().extension().is_none_or(|x| x != "rs")
+            || above_the_rule.contains(&parts[0].as_str())
+            || tests_only
+        {
+            continue;
+        }
+        let top = &parts[0];
+        let Some(mine) = rank(top) else {
+            wrong.push(format!("{}: {top} is not in the list", rel.display()));
+            continue;
+        };
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        let code: String = text
+            .split("#[cfg(test)]")
+            .next()
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for (i, _) in code.match_indices("crate::") {
+            for name in crate_paths(&code[i + "crate::".len()..]) {
+                checked += 1;
+                if name.is_empty() || &name == top {
+                    continue;
+                }
+                if rank(&name).is_none_or(|r| r >= mine) {
+                    wrong.push(format!("{}: {top} imports {name}", rel.display()));
+                }
+            }
+        }
+    }
+    assert!(checked > 200, "{checked} paths");
+    assert!(
+        wrong.is_empty(),
+        "imports that go up docs/architecture.md's list of layers:\n{}",
+        wrong.join("\n")
+    );
 }

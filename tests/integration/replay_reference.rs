@@ -68,7 +68,12 @@ fn final_positions_equal_sgfmill_on_every_pro_game() {
         Ok(out) if out.status.success() => out,
         other => {
             let why = match other {
-                Ok(out) => String::from_utf8_lossy(&out.stderr).into_owned(),
+                Ok(out) => String::from_utf8_lossy(&out.stderr)
+                    .trim()
+                    .lines()
+                    .last()
+                    .unwrap_or("nothing")
+                    .to_string(),
                 Err(e) => e.to_string(),
             };
             crate::util::skip(&format!(

@@ -275,9 +275,15 @@ fn show_writes_an_sgf_a_go_editor_and_the_run_read_back() {
             // stone fills ei).
             assert_eq!(String::from_utf8_lossy(&o.stdout), "9 18 6 27 27\n");
         }
-        other => crate::util::skip(&format!(
-            "sgfmill could not read the SGF (pip install sgfmill): {other:?}"
+        Ok(o) => crate::util::skip(&format!(
+            "sgfmill could not read the SGF (pip install sgfmill): python3 says: {}",
+            String::from_utf8_lossy(&o.stderr)
+                .trim()
+                .lines()
+                .last()
+                .unwrap_or("nothing")
         )),
+        Err(e) => crate::util::skip(&format!("python3 cannot run ({e}): no sgfmill check")),
     }
 }
 
@@ -434,7 +440,7 @@ fn show_never_writes_over_its_input() {
             assert!(err.contains("is the record shown"), "{flag} {out}: {err}");
         }
     }
-    let o = env.run(&["show", "in/corner.sgf", "--out", "x", "--sgf", "x"]);
+    let o = env.run(&["show", "in/corner.sgf", "--out", "x.svg", "--sgf", "x.svg"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&input).unwrap(), CORNER);
     // An archive's member: the archive is the input.
@@ -483,6 +489,15 @@ fn show_says_when_its_output_cannot_be_written() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("No space left on device"));
+    // A drawing is SVG: a name that says otherwise is refused, not filled with SVG.
+    for name in ["x.png", "x"] {
+        let o = env.run(&["show", "in/corner.sgf", "--out", name]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("ending in .svg"));
+        assert!(!env.dir.path().join(name).exists());
+    }
+    let o = env.run(&["show", "in/corner.sgf", "--out", "X.SVG", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 /// The one scoring decision: for every game of a corpus sample, `show`'s count (its source,

@@ -142,7 +142,8 @@ pub(super) fn final_section(w: &mut String, t: &Tally) {
         w,
         "What became of each block by the end of the game (blocks.csv `final`), in the games \
          given one (those with TB/TW markup, or judged: by default only the games whose RE is \
-         a count): dead when the best source of dead stones (the markup, else the run's judge: \
+         a count), each game once (the blocks of games.csv rows whose `duplicate_of` is \
+         empty): dead when the best source of dead stones (the markup, else the run's judge: \
          KataGo's net by default, which knows nothing of Benson, or the estimate with \
          `--judge estimate`; after finishing the game) \
          calls it dead or the finishing captured it, seki when it shares liberties no one can \

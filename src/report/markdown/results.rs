@@ -30,7 +30,9 @@ fn accuracy_table<'a>(
     let _ = writeln!(w, "## Results\n");
     let _ = writeln!(
         w,
-        "RE present in {} games; parsed in {} ({}); {} give a margin or a draw.",
+        "RE present in {} games; parsed in {} ({}); {} give a margin or a draw. Each game \
+         counts once (games.csv rows whose `duplicate_of` is empty), here and in every table \
+         below.",
         t.re_present,
         t.re_parsed,
         pct(t.re_parsed, t.re_present),
