@@ -11,8 +11,9 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::EngineError;
-use crate::nn::{self, Kernel, Model, Scratch};
-use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
+use crate::go::rules::Rules;
+use crate::nn::{encode, evaluate, KataRules, Kernel, Model, Scratch};
+use crate::score::judgement::{katago_rules, EngineAnswer, EngineQuery, EngineView, NoAnswer};
 
 /// A loaded net, shared by the run's threads.
 pub struct NetJudge {
@@ -255,7 +256,7 @@ impl NetJudge {
                 *s = Some(Scratch::with_kernel(self.kernel));
             }
             let answer = catch_unwind(AssertUnwindSafe(|| {
-                nn::judge(&self.model, q, s.as_mut().expect("set just above"))
+                judge(&self.model, q, s.as_mut().expect("set just above"))
             }));
             answer.unwrap_or_else(|panic| {
                 *s = None;
@@ -268,6 +269,39 @@ impl NetJudge {
             })
         })
     }
+}
+
+/// The settings a record's rules are put to KataGo under: those of the ruleset
+/// `katago_rules` names, so that the net and an engine are asked the same question.
+fn kata_rules(rules: Rules) -> KataRules {
+    KataRules::from_name(katago_rules(rules))
+        .expect("katago_rules names a ruleset from_name knows (tested)")
+}
+
+/// The net's judgement of `q`, in the terms `--katago` answers in. The position is put to the
+/// net as KataGo's analysis engine puts it when `--katago` asks: the game's moves where the
+/// record is a plain move list, else (or where KataGo would refuse the moves) the final
+/// stones; symmetry 0, as with `nnRandomize=false`. The answers are KataGo's at one visit:
+/// its lead, expected score and ownership, Black's side.
+fn judge(model: &Model, q: &EngineQuery, scratch: &mut Scratch) -> EngineAnswer {
+    let rules = kata_rules(q.rules);
+    let as_moves = q.history.as_ref().and_then(|h| {
+        let first = h.moves.first().map_or(q.to_move, |&(c, _)| c);
+        encode(q.size, &h.setup, &h.moves, first, &rules, q.komi).ok()
+    });
+    let history = as_moves.is_some();
+    let input = match as_moves {
+        Some(input) => input,
+        None => encode(q.size, &q.stones, &[], q.to_move, &rules, q.komi)
+            .map_err(|e| NoAnswer::Unencodable(e.to_string()))?,
+    };
+    let a = evaluate(model, &input, &rules, scratch);
+    Ok(EngineView {
+        lead: -a.white_lead,
+        score: -a.white_score_mean,
+        ownership: a.ownership_white.iter().map(|o| -o).collect(),
+        history,
+    })
 }
 
 fn too_large() -> String {
@@ -333,6 +367,24 @@ mod tests {
         };
         assert!(m.contains("gzip"), "{m}");
         assert!(load_bytes(b"not a net at all\n").is_err());
+    }
+
+    /// Each ruleset as it is put to KataGo: Ing as Chinese, unknown rules as Japanese.
+    #[test]
+    fn a_records_rules_are_put_to_the_net_as_to_katago() {
+        use crate::go::rules::Ruleset;
+        let named = |n| KataRules::from_name(n).unwrap();
+        for (r, kata) in [
+            (Ruleset::Japanese, "japanese"),
+            (Ruleset::Korean, "japanese"),
+            (Ruleset::Unknown, "japanese"),
+            (Ruleset::Chinese, "chinese"),
+            (Ruleset::Ing, "chinese"),
+            (Ruleset::Aga, "aga"),
+            (Ruleset::Nz, "new-zealand"),
+        ] {
+            assert_eq!(kata_rules(r.rules()), named(kata), "{r:?}");
+        }
     }
 
     #[test]

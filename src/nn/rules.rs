@@ -3,8 +3,7 @@
 //! are the game's (`go::rules`) and two that only KataGo's search has (the button, friendly
 //! passes).
 
-use crate::go::rules::{HandicapBonus, KoRule, Rules, Scoring, Tax};
-use crate::score::judgement::katago_rules;
+use crate::go::rules::{HandicapBonus, KoRule, Scoring, Tax};
 
 /// The rule settings of one KataGo query.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -64,13 +63,6 @@ impl KataRules {
             _ => None,
         }
     }
-
-    /// The settings a record's rules are put to KataGo under: those of the ruleset
-    /// `katago_rules` names, so that the net and an engine are asked the same question.
-    pub fn of(rules: Rules) -> KataRules {
-        KataRules::from_name(katago_rules(rules))
-            .expect("katago_rules names a ruleset from_name knows")
-    }
 }
 
 #[cfg(test)]
@@ -103,18 +95,6 @@ mod tests {
             assert!(!r.button);
         }
         assert_eq!(KataRules::from_name("tromp-taylor"), None);
-        // Each ruleset as it is put to KataGo: Ing as Chinese, unknown rules as Japanese.
-        for (r, kata) in [
-            (Ruleset::Japanese, jp),
-            (Ruleset::Korean, jp),
-            (Ruleset::Unknown, jp),
-            (Ruleset::Chinese, cn),
-            (Ruleset::Ing, cn),
-            (Ruleset::Aga, aga),
-            (Ruleset::Nz, nz),
-        ] {
-            assert_eq!(KataRules::of(r.rules()), kata, "{r:?}");
-        }
         // KataGo's settings are the rows' where the names are the same.
         for (r, kata) in [
             (Ruleset::Japanese, jp),
