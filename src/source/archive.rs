@@ -126,6 +126,10 @@ fn zip_members<E>(
             continue;
         } else if entry.is_dir {
             Err(InputError::Skipped("a folder".to_string()))
+        } else if entry.is_symlink {
+            Err(InputError::Skipped(
+                "a symbolic link, not followed".to_string(),
+            ))
         } else {
             archive.read(&entry, cap)
         };

@@ -19,6 +19,9 @@ pub struct ZipEntry {
     /// Unicode path field), else the raw bytes.
     pub name: Vec<u8>,
     pub is_dir: bool,
+    /// A symbolic link, as an archive made on Unix marks it (its mode in the entry's
+    /// external attributes): its content is the target's name, not a game.
+    pub is_symlink: bool,
     method: u16,
     flags: u16,
     crc: u32,
@@ -127,9 +130,13 @@ impl ZipDir {
             &mut io::sink(),
         )?;
         let (name, extra) = var.split_at(name_len);
+        // Made on Unix (the high byte of "version made by" is 3): the high half of the
+        // external attributes is the file's mode.
+        let mode = if h[5] == 3 { le32(&h, 38) >> 16 } else { 0 };
         let mut e = ZipEntry {
             name: name.to_vec(),
-            is_dir: name.ends_with(b"/"),
+            is_dir: name.ends_with(b"/") || mode & 0o170_000 == 0o040_000,
+            is_symlink: mode & 0o170_000 == 0o120_000,
             method: le16(&h, 10),
             flags,
             crc: le32(&h, 16),

@@ -311,6 +311,12 @@ fn every_sgf_name_in_an_archive_gets_a_row() {
     b.append_data(&mut h, "g/inner.zip", &b"PK"[..]).unwrap();
     env.write("set.tar", b.into_inner().unwrap());
     env.write("empty.tar.gz", gz(&tar_of(&[])));
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default();
+    z.start_file("g/a.sgf", options).unwrap();
+    std::io::Write::write_all(&mut z, A.as_bytes()).unwrap();
+    z.add_symlink("g/soft.sgf", "a.sgf", options).unwrap();
+    env.write("set.zip", z.finish().unwrap().into_inner());
     #[cfg(unix)]
     {
         let fifo = env.dir.path().join("pipe.sgf");
@@ -339,6 +345,14 @@ fn every_sgf_name_in_an_archive_gets_a_row() {
         .2
         .contains("an archive inside an archive"));
     assert_eq!(row("empty.tar.gz").2, "no .sgf member in the archive");
+    // A zip made on Unix marks a symbolic link by its mode: skipped as in a tar, not read
+    // as a game whose text is the target's name.
+    assert!(row("set.zip!g/a.sgf").1 == "ok");
+    let soft = row("set.zip!g/soft.sgf");
+    assert_eq!(
+        (soft.1.as_str(), soft.2.as_str()),
+        ("skipped", "a symbolic link, not followed")
+    );
     #[cfg(unix)]
     assert!(
         got.iter()
