@@ -236,7 +236,7 @@ fn same_paths(a: Option<&str>, b: Option<&str>) -> bool {
 /// The input a row belongs to: its `file`, or for `archive!member` the archive, whose
 /// members keep archive order.
 fn input_key(file: &[u8]) -> &[u8] {
-    match file.iter().position(|&b| b == b'!') {
+    match crate::source::name::member_separator(file) {
         Some(i) if crate::source::container_of_bytes(&file[..i]).is_some() => &file[..i],
         _ => file,
     }

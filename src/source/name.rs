@@ -22,6 +22,20 @@ pub fn name_of(bytes: &[u8]) -> String {
     s
 }
 
+/// Where a name written by `name_of` separates an archive from its member: its first `!`
+/// that is not escaped (`\!` is a `!` of the name itself).
+pub fn member_separator(name: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i < name.len() {
+        match name[i] {
+            b'\\' => i += 2,
+            b'!' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// The bytes a name written by `name_of` stands for: `\\`, `\!` and `\xNN` undone.
 pub fn unescape(name: &str) -> Vec<u8> {
     let b = name.as_bytes();
@@ -73,6 +87,16 @@ pub fn path_of_bytes(b: &[u8]) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_member_separator_is_the_first_bang_not_escaped() {
+        let name = name_of(b"a!b\\.zip");
+        assert_eq!(member_separator(name.as_bytes()), None);
+        let member = format!("{name}!x!y.sgf");
+        assert_eq!(member_separator(member.as_bytes()), Some(name.len()));
+        assert_eq!(member_separator(b"set.zip!g/a.sgf"), Some(7));
+        assert_eq!(member_separator(b"plain.sgf"), None);
+    }
 
     #[test]
     fn names_escape_what_would_read_back_ambiguously() {

@@ -171,6 +171,17 @@ fn shards_with_archives_merge_to_one_run() {
         env.write(&format!("dump{i}.sgf.gz"), gz(format!("{A}{B}").as_bytes()));
         env.write(&format!("plain{i}.sgf"), B);
     }
+    // Archives whose names hold a `!` (escaped `\!` in the file column) or a tab: their
+    // members stay together, in archive order.
+    for name in ["odd!{i}.zip", "odd\t{i}.zip", "odd!{i}.sgf"] {
+        for i in 0..2 {
+            let name = name.replace("{i}", &i.to_string());
+            match name.ends_with(".zip") {
+                true => env.write(&name, zip_of(&members)),
+                false => env.write(&name, A),
+            }
+        }
+    }
     env.analyze("all", 2);
     for k in 0..2 {
         let o = env.run(&[
