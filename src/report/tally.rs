@@ -74,8 +74,9 @@ summable! {
         /// method proves alive.
         pub proven_blocks: PerMethod<u64>,
         pub proven_stones: PerMethod<u64>,
-        /// Per method: blocks it calls alive that died.
+        /// Per method: blocks it calls alive that died, and their stones.
         pub died: PerMethod<u64>,
+        pub died_stones: PerMethod<u64>,
     }
 }
 
@@ -89,7 +90,9 @@ impl FinalSums {
                 self.proven_blocks[m] += 1;
                 self.proven_stones[m] += b.stones;
             }
-            self.died[m] += u64::from(b.alive[m] && !status.lives());
+            let died = b.alive[m] && !status.lives();
+            self.died[m] += u64::from(died);
+            self.died_stones[m] += if died { b.stones } else { 0 };
         }
     }
 
@@ -800,6 +803,12 @@ impl Tally {
                 self.finals.proven_stones[m],
             );
             push("final_alive_but_died", "", m.name(), self.finals.died[m]);
+            push(
+                "final_alive_but_died_stones",
+                "",
+                m.name(),
+                self.finals.died_stones[m],
+            );
         }
         for (measure, d, reference) in [
             ("dead_vs_markup", &self.dead, "markup"),
@@ -980,6 +989,8 @@ mod tests {
         assert_eq!(t.finals.proven_stones[Method::Mp95], 4);
         assert_eq!(t.finals.died[Method::Mp95], 1);
         assert_eq!(t.finals.died[Method::Benson], 0);
+        assert_eq!(t.finals.died_stones[Method::Benson], 0);
+        assert!(t.finals.died_stones[Method::Mp95] > 0);
         assert_eq!(t.died.len(), 1);
         assert_eq!(t.finals_by_era[&Era::Since2010].blocks, [0, 1, 0]);
         assert_eq!(t.finals_by_ending[&Ending::Score].living(), (1, 4));

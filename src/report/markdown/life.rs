@@ -125,6 +125,59 @@ pub(super) fn life_section(w: &mut String, t: &Tally, figures: &Figures) {
     }
 }
 
+/// The headline, in the field's words: each method's precision and recall against what
+/// became of each block by the end of the game, with the reference named.
+pub(super) fn accuracy_section(w: &mut String, t: &Tally) {
+    let f = &t.finals;
+    let _ = writeln!(
+        w,
+        "## Accuracy at a glance
+"
+    );
+    if f.blocks.iter().sum::<u64>() == 0 {
+        let _ = writeln!(
+            w,
+            "No game has a source of dead stones, so no block has a final status to measure a \
+             method against.\n"
+        );
+        return;
+    }
+    let (blocks, stones) = f.living();
+    let _ = writeln!(
+        w,
+        "Each method (Benson's unconditional life; `mp95`, Müller-Prove's procedure as \
+         published; `mpfix`, its fixpoint reading; `_eyes`, with big own eyes credited: \
+         *The methods* below) against the reference: what became of each block by the end of the game \
+         (*Life against the end of the game* below), dead or alive by the record's TB/TW \
+         markup where it has some, else by the run's judge named above (with its measured \
+         agreement), each game once. A method's *precision* is the share of the \
+         blocks it calls alive that lived to the end (alive or in seki); its *recall*, the \
+         share of the {blocks} blocks ({stones} stones) that lived that it proves alive. \
+         Benson's precision is 100 % by its theorem wherever the reference is right; a block \
+         it calls alive that died is a mistake of the reference or of the record.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| method | precision (blocks) | recall (blocks) | precision (stones) | recall (stones) | blocks it calls alive | of them died |"
+    );
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|");
+    for m in Method::ALL {
+        let called = f.proven_blocks[m] + f.died[m];
+        let called_stones = f.proven_stones[m] + f.died_stones[m];
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {called} | {} |",
+            m.name(),
+            pct(f.proven_blocks[m], called),
+            pct(f.proven_blocks[m], blocks),
+            pct(f.proven_stones[m], called_stones),
+            pct(f.proven_stones[m], stones),
+            f.died[m]
+        );
+    }
+    let _ = writeln!(w);
+}
+
 /// The life methods against the status of each block at the end of the game.
 pub(super) fn final_section(w: &mut String, t: &Tally) {
     let f = &t.finals;

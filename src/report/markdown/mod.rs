@@ -16,7 +16,7 @@ use super::tally::Tally;
 use crate::sink::Manifest;
 use chains::chains_section;
 use corpus::corpus_section;
-use life::{calibration_section, final_section, life_section};
+use life::{accuracy_section, calibration_section, final_section, life_section};
 use provenance::{method_section, provenance};
 use results::results_section;
 
@@ -51,6 +51,7 @@ pub fn markdown(t: &Tally, figures: &Figures, manifest: Option<&Manifest>) -> St
     let w = &mut s;
     let _ = writeln!(w, "# livingblocks report\n");
     provenance(w, t, manifest);
+    accuracy_section(w, t);
     method_section(w, figures);
     corpus_section(w, t, figures);
     life_section(w, t, figures);
@@ -146,6 +147,7 @@ mod tests {
         let at = |h: &str| md.find(h).unwrap_or_else(|| panic!("no {h:?} in\n{md}"));
         let order = [
             "# livingblocks report",
+            "## Accuracy at a glance",
             "## Corpus",
             "## Chains and big eyes",
             "## Results",
