@@ -11,6 +11,7 @@ mod charts;
 pub mod diagrams;
 pub mod drawing;
 mod facts;
+mod html;
 mod markdown;
 mod plot;
 mod read;
@@ -136,7 +137,16 @@ pub fn write(
     let nb = dir.join("not_benson.csv");
     write_not_benson(t, &nb).map_err(|e| wrote(&nb, &e))?;
     let md = dir.join("report.md");
-    std::fs::write(&md, markdown::markdown(t, &figures, manifest)).map_err(|e| wrote(&md, &e))?;
+    let text = markdown::markdown(t, &figures, manifest);
+    std::fs::write(&md, &text).map_err(|e| wrote(&md, &e))?;
+    // The same text as one page a browser opens anywhere, the plots just written inline.
+    let inline = |link: &str| {
+        let plot = link.starts_with("plots/") && link.ends_with(".svg") && !link.contains("..");
+        plot.then(|| std::fs::read_to_string(dir.join(link)).ok())
+            .flatten()
+    };
+    let page = dir.join("report.html");
+    std::fs::write(&page, html::page(&text, inline)).map_err(|e| wrote(&page, &e))?;
     Ok(())
 }
 

@@ -64,12 +64,13 @@ fn outside(name: &str) -> io::Error {
 }
 
 /// The outputs every run writes at the top of DIR; `plots/` holds the rest.
-pub const OUTPUTS: [&str; 8] = [
+pub const OUTPUTS: [&str; 9] = [
     "games.csv",
     "blocks.csv",
     "chains.csv",
     "big_eyes.csv",
     "report.md",
+    "report.html",
     "summary.csv",
     "not_benson.csv",
     "manifest.tsv",

@@ -1,6 +1,8 @@
 //! The report: written by every run, rebuilt by `livingblocks report DIR` byte for byte, and
 //! the scoring columns it reads.
 
+use std::path::Path;
+
 use crate::util::{rows, TestEnv};
 
 /// A counted 9×9 game with TB/TW markup: Black's lone stone at `gc` is dead in White's area.
@@ -262,4 +264,120 @@ fn absolute_inputs_record_no_starting_folder() {
     assert!(env
         .output("out", "manifest.tsv")
         .contains("started_in\t..\n"));
+}
+
+/// Headless Chromium, if this machine has it (`.ci/run` installs Debian's package).
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+/// report.html opens in a browser as report.md reads: every table and every figure of
+/// report.md is in the page Chromium builds from it, with the script that sorts the tables,
+/// and it asks the network for nothing (Chromium's own calls home aside). A phone-sized
+/// screenshot is left in the test's output folder.
+#[test]
+fn the_html_report_opens_in_a_browser_with_every_table_and_figure_and_no_network() {
+    let Some(browser) = chromium() else {
+        crate::util::skip("no headless Chromium (apt-get install chromium)");
+        return;
+    };
+    let env = crate::util::env_with_games(40);
+    let o = env.run(&["analyze", "in", "--out", "out", "--judge", "estimate", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = env.output("out", "report.md");
+    let page = env.dir.path().join("out/report.html");
+    let tables = md.lines().filter(|l| l.starts_with("|---")).count();
+    let figures = md.matches("](plots/").count();
+    assert!(
+        tables > 10 && figures > 3,
+        "{tables} tables, {figures} figures"
+    );
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-html");
+    std::fs::create_dir_all(&shots).unwrap();
+    let net_log = env.dir.path().join("net.json");
+    let quiet = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        "--no-first-run",
+    ];
+    let url = format!("file://{}", page.display());
+    let dom = std::process::Command::new(browser)
+        .args(quiet)
+        .arg(format!("--log-net-log={}", net_log.display()))
+        .args(["--dump-dom", &url])
+        .output()
+        .unwrap();
+    assert!(
+        dom.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dom.stderr)
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert_eq!(dom.matches("<table").count(), tables, "tables");
+    assert_eq!(dom.matches("<svg").count(), figures, "figures");
+    assert!(
+        !dom.contains("not available)"),
+        "a plot missing from the page"
+    );
+    assert!(
+        dom.contains("querySelectorAll('table')"),
+        "the sorting script"
+    );
+    // Every address the browser asked for: the file itself, or Chromium's own services.
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&net_log).unwrap()).unwrap();
+    let mut asked = Vec::new();
+    fn urls(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x.as_str()) {
+                        ("url" | "original_url", Some(u)) => out.push(u.to_string()),
+                        _ => urls(x, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| urls(x, out)),
+            _ => {}
+        }
+    }
+    urls(&log["events"], &mut asked);
+    let own = ["google.com/", "googleapis.com/", "gvt1.com/"];
+    let fetched: Vec<&String> = asked
+        .iter()
+        .filter(|u| u.starts_with("http"))
+        .filter(|u| {
+            !own.iter()
+                .any(|o| u.split('?').next().unwrap_or("").contains(o))
+        })
+        .collect();
+    assert!(
+        fetched.is_empty(),
+        "the page asked the network for {fetched:?}"
+    );
+    let shot = shots.join("phone.png");
+    let o = std::process::Command::new(browser)
+        .args(quiet)
+        .arg(format!("--screenshot={}", shot.display()))
+        .args(["--window-size=412,2400", &url])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success() && shot.is_file(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    eprintln!("report.html on a phone-sized screen: {}", shot.display());
 }
