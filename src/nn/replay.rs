@@ -310,3 +310,95 @@ impl Replay {
         banned
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rules no query of this tool sets, reached only through the library: AGA's with the
+    /// button, and with each handicap bonus.
+    fn aga(button: bool, bonus: HandicapBonus) -> KataRules {
+        KataRules {
+            button,
+            white_handicap_bonus: bonus,
+            ..KataRules::from_name("aga").unwrap()
+        }
+    }
+
+    #[test]
+    fn the_first_pass_takes_the_button_and_half_a_point() {
+        let mut r = Replay::new(Board::new(9), BLACK, aga(true, HandicapBonus::Zero), 7.0);
+        assert_eq!(r.self_komi(WHITE), 7.0);
+        assert!(r.has_button);
+        r.play(BLACK, None);
+        // Black took the button: half a point to Black, and the pass ends nothing.
+        assert!(!r.has_button);
+        assert_eq!(r.self_komi(WHITE), 6.5);
+        assert_eq!(r.consecutive_passes, 0);
+        r.play(WHITE, None);
+        r.play(BLACK, None);
+        assert!(
+            r.game_finished,
+            "two passes after the button end an area game"
+        );
+        assert_eq!(r.self_komi(WHITE), 6.5, "the button is taken once");
+    }
+
+    #[test]
+    fn white_passing_first_takes_the_button_and_its_half_point() {
+        let mut r = Replay::new(Board::new(9), BLACK, aga(true, HandicapBonus::Zero), 7.0);
+        let e5 = r.board.loc(4, 4);
+        r.play(BLACK, Some(e5));
+        assert!(r.has_button);
+        // White passes first: the button and its half point are White's; two more passes
+        // end the game.
+        r.play(WHITE, None);
+        assert_eq!(r.self_komi(WHITE), 7.5);
+        r.play(BLACK, None);
+        r.play(WHITE, None);
+        assert!(r.game_finished);
+    }
+
+    #[test]
+    fn handicap_stones_earn_white_n_or_n_minus_one() {
+        let mut board = Board::new(9);
+        for (x, y) in [(2, 2), (6, 6), (2, 6), (6, 2)] {
+            let l = board.loc(x, y);
+            board.play(l, BLACK);
+        }
+        for (bonus, want) in [
+            (HandicapBonus::Zero, 0.5),
+            (HandicapBonus::N, 4.5),
+            (HandicapBonus::NMinusOne, 3.5),
+        ] {
+            let r = Replay::new(board.clone(), WHITE, aga(false, bonus), 0.5);
+            assert_eq!(r.self_komi(WHITE), want, "{bonus:?}");
+        }
+        // One black stone is no handicap.
+        let mut one = Board::new(9);
+        let l = one.loc(4, 4);
+        one.play(l, BLACK);
+        let r = Replay::new(one, WHITE, aga(false, HandicapBonus::N), 0.5);
+        assert_eq!(r.self_komi(WHITE), 0.5);
+    }
+
+    #[test]
+    fn black_opening_moves_while_white_passes_count_as_handicap() {
+        let mut r = Replay::new(Board::new(9), BLACK, aga(false, HandicapBonus::N), 0.5);
+        let points = [(2, 2), (6, 6), (2, 6)];
+        for (i, (x, y)) in points.into_iter().enumerate() {
+            let l = r.board.loc(x, y);
+            r.play(BLACK, Some(l));
+            if i + 1 < points.len() {
+                r.play(WHITE, None);
+            }
+        }
+        assert_eq!(r.self_komi(WHITE), 3.5);
+        // White's first real move ends the count: Black's later stones add nothing.
+        let w = r.board.loc(4, 4);
+        r.play(WHITE, Some(w));
+        let b = r.board.loc(6, 2);
+        r.play(BLACK, Some(b));
+        assert_eq!(r.self_komi(WHITE), 3.5);
+    }
+}
