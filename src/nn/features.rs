@@ -19,9 +19,9 @@
 
 use thiserror::Error;
 
-use super::area::{area, independent_life_area};
 use super::board::{cell_of, color_of, opp, Board, Loc, EMPTY, NO_LOC};
-use super::replay::Replay;
+use super::history::History;
+use super::pass_alive::{area, independent_life_area};
 use super::rules::KataRules;
 use crate::go::rules::{KoRule, Scoring, Tax};
 use crate::go::{Color, Point};
@@ -135,7 +135,7 @@ pub enum Refusal {
 /// error and nothing else.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Error)]
 #[error("KataGo refuses move {}: {reason:?} at {point:?}", turn.map_or("(setup)".into(), |t| t.to_string()))]
-pub struct IllegalMove {
+pub struct RefusedMove {
     /// Index in `moves`, or `None` for a setup stone or the board.
     pub turn: Option<usize>,
     pub point: Option<Point>,
@@ -177,7 +177,7 @@ pub fn encode(
     first_player: Color,
     rules: &KataRules,
     komi: f32,
-) -> Result<NetInput, IllegalMove> {
+) -> Result<NetInput, RefusedMove> {
     encode_with(
         size,
         setup,
@@ -198,7 +198,7 @@ pub fn encode_with(
     rules: &KataRules,
     komi: f32,
     options: &EncodeOptions,
-) -> Result<NetInput, IllegalMove> {
+) -> Result<NetInput, RefusedMove> {
     let game = replay(size, setup, moves, first_player, rules, komi)?;
     Ok(Encoder::new(&game, options).encode())
 }
@@ -210,8 +210,8 @@ fn replay(
     first_player: Color,
     rules: &KataRules,
     komi: f32,
-) -> Result<Replay, IllegalMove> {
-    let refuse = |turn, point, reason| IllegalMove {
+) -> Result<History, RefusedMove> {
+    let refuse = |turn, point, reason| RefusedMove {
         turn,
         point,
         reason,
@@ -244,7 +244,7 @@ fn replay(
     }
     // The engine checks only that a move is on an empty point and is not a lone stone's
     // suicide; ko, superko and multi-stone suicide are played as they come.
-    let mut game = Replay::new(board, cell_of(first_player), *rules, komi);
+    let mut game = History::new(board, cell_of(first_player), *rules, komi);
     for (turn, (pla, loc)) in plays.into_iter().enumerate() {
         if let Some(l) = loc {
             let reason = if game.board.cells[l] != EMPTY {
@@ -264,7 +264,7 @@ fn replay(
 }
 
 struct Encoder<'a> {
-    game: &'a Replay,
+    game: &'a History,
     options: &'a EncodeOptions,
     pla: u8,
     spatial: Vec<f32>,
@@ -272,7 +272,7 @@ struct Encoder<'a> {
 }
 
 impl<'a> Encoder<'a> {
-    fn new(game: &'a Replay, options: &'a EncodeOptions) -> Encoder<'a> {
+    fn new(game: &'a History, options: &'a EncodeOptions) -> Encoder<'a> {
         let n = game.board.size;
         Encoder {
             game,
@@ -599,7 +599,7 @@ mod tests {
         first: Color,
         name: &str,
         komi: f32,
-    ) -> Result<NetInput, IllegalMove> {
+    ) -> Result<NetInput, RefusedMove> {
         let (size, stones) = setup(rows);
         encode(size, &stones, moves, first, &rules(name), komi)
     }

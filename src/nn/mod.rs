@@ -5,17 +5,17 @@
 //! alone: the file is read, and a scoring question put to the net, at the edge
 //! (`crate::engine::nn`).
 
-mod area;
 mod board;
 pub mod features;
 pub mod forward;
+mod history;
 mod ladder;
 pub mod model;
 pub mod output;
-mod replay;
+mod pass_alive;
 pub mod rules;
 
-pub use features::{encode, IllegalMove, NetInput};
+pub use features::{encode, NetInput, RefusedMove};
 pub use forward::{RawOutput, Scratch};
 pub use model::{Model, ModelError};
 pub use ordered_gemm::Kernel;

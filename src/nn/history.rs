@@ -21,7 +21,7 @@ const RECENT: usize = 6;
 /// positional superko the player is left out (0).
 type Situation = (Vec<u8>, u8);
 
-pub(crate) struct Replay {
+pub(crate) struct History {
     pub(crate) rules: KataRules,
     pub(crate) komi: f32,
     pub(crate) board: Board,
@@ -54,10 +54,10 @@ pub(crate) struct Replay {
     pub(crate) valid_turns: usize,
 }
 
-impl Replay {
-    pub(crate) fn new(board: Board, next: u8, rules: KataRules, komi: f32) -> Replay {
+impl History {
+    pub(crate) fn new(board: Board, next: u8, rules: KataRules, komi: f32) -> History {
         let cells = board.cells.len();
-        let mut r = Replay {
+        let mut r = History {
             rules,
             komi,
             recent: std::array::from_fn(|_| board.clone()),
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn the_first_pass_takes_the_button_and_half_a_point() {
-        let mut r = Replay::new(Board::new(9), BLACK, aga(true, HandicapBonus::Zero), 7.0);
+        let mut r = History::new(Board::new(9), BLACK, aga(true, HandicapBonus::Zero), 7.0);
         assert_eq!(r.self_komi(WHITE), 7.0);
         assert!(r.has_button);
         r.play(BLACK, None);
@@ -346,7 +346,7 @@ mod tests {
 
     #[test]
     fn white_passing_first_takes_the_button_and_its_half_point() {
-        let mut r = Replay::new(Board::new(9), BLACK, aga(true, HandicapBonus::Zero), 7.0);
+        let mut r = History::new(Board::new(9), BLACK, aga(true, HandicapBonus::Zero), 7.0);
         let e5 = r.board.loc(4, 4);
         r.play(BLACK, Some(e5));
         assert!(r.has_button);
@@ -371,20 +371,20 @@ mod tests {
             (HandicapBonus::N, 4.5),
             (HandicapBonus::NMinusOne, 3.5),
         ] {
-            let r = Replay::new(board.clone(), WHITE, aga(false, bonus), 0.5);
+            let r = History::new(board.clone(), WHITE, aga(false, bonus), 0.5);
             assert_eq!(r.self_komi(WHITE), want, "{bonus:?}");
         }
         // One black stone is no handicap.
         let mut one = Board::new(9);
         let l = one.loc(4, 4);
         one.play(l, BLACK);
-        let r = Replay::new(one, WHITE, aga(false, HandicapBonus::N), 0.5);
+        let r = History::new(one, WHITE, aga(false, HandicapBonus::N), 0.5);
         assert_eq!(r.self_komi(WHITE), 0.5);
     }
 
     #[test]
     fn black_opening_moves_while_white_passes_count_as_handicap() {
-        let mut r = Replay::new(Board::new(9), BLACK, aga(false, HandicapBonus::N), 0.5);
+        let mut r = History::new(Board::new(9), BLACK, aga(false, HandicapBonus::N), 0.5);
         let points = [(2, 2), (6, 6), (2, 6)];
         for (i, (x, y)) in points.into_iter().enumerate() {
             let l = r.board.loc(x, y);
