@@ -17,7 +17,8 @@ use crate::nn::model::{
     AttentionBlock, Block, Conv, FfnBlock, GlobalPoolingBlock, Model, NestedBottleneckBlock,
     NormAct, PassHead, PolicyHead, ResidualBlock, RopeTables, TipRmsNorm, TrunkTip, ValueHead,
 };
-use kernels::{matvec, Kernel, Mat, Packed};
+use kernels::matvec;
+use ordered_gemm::{Kernel, Mat, Packed};
 
 /// The heads' raw outputs for one position, from the side to move's point of view, before
 /// any of KataGo's post-processing (see `output`).
@@ -99,9 +100,10 @@ impl Scratch {
         self.kernel
     }
 
-    /// `c = a·b`, or `c += a·b` when `accumulate`.
+    /// `c = a·b`, or `c += a·b` when `accumulate`: each element summed in `k` order, the
+    /// same bits on every CPU.
     fn gemm(&self, a: Mat, b: &Packed, c: &mut [f32], ldc: usize, accumulate: bool) {
-        kernels::gemm(self.kernel, a, b, c, ldc, accumulate);
+        ordered_gemm::gemm(self.kernel, a, b, c, ldc, accumulate);
     }
 
     /// A buffer of `len` floats; its contents are left over from earlier use. The smallest

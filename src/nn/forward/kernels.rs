@@ -4,21 +4,6 @@
 
 use crate::nn::model::Activation;
 
-pub(crate) use ordered_gemm::{Kernel, Mat, Packed};
-
-/// `c = a·b`, or `c += a·b` when `accumulate`; `c` is row-major with rows `ldc` apart.
-/// Each element is summed in `k` order, so the result is the same on every CPU.
-pub(crate) fn gemm(
-    kernel: Kernel,
-    a: Mat,
-    b: &Packed,
-    c: &mut [f32],
-    ldc: usize,
-    accumulate: bool,
-) {
-    ordered_gemm::gemm(kernel, a, b, c, ldc, accumulate);
-}
-
 /// `out[oc] = Σ_ic x[ic] · w[ic][oc]` for the small dense layers (global inputs, pooled
 /// features), summed in `ic` order.
 pub(crate) fn matvec(x: &[f32], w: &[f32], out: &mut [f32]) {
