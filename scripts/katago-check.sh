@@ -59,7 +59,7 @@ PY
     ../katago-image/katrain/KataGo/katago --appimage-extract >/dev/null)
 fi
 
-if ! ldconfig -p | grep -q libOpenCL.so.1 || [ ! -d /etc/OpenCL/vendors ]; then
+if ! ldconfig -p | grep libOpenCL.so.1 >/dev/null || [ ! -d /etc/OpenCL/vendors ]; then
   { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; } ||
     skip "no OpenCL, and only root with apt-get installs it here (pocl-opencl-icd, ocl-icd-libopencl1)"
   opencl() {

@@ -97,10 +97,10 @@ CONF
 slurmctld -f "$SLURM_CONF"
 slurmd -f "$SLURM_CONF"
 for _ in $(seq 60); do
-  sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed)' && break
+  sinfo -h -o %T 2>/dev/null | grep -E '^(idle|mixed)' >/dev/null && break
   sleep 1
 done
-sinfo -h -o %T | grep -qE '^(idle|mixed)' || {
+sinfo -h -o %T | grep -E '^(idle|mixed)' >/dev/null || {
   echo "slurm-check: the node did not come up" >&2
   tail -20 "$work/slurmctld.log" "$work/slurmd.log" >&2
   exit 1
@@ -115,8 +115,10 @@ awk '/^### Slurm job array/ {on=1} on && /^```bash/ {n++; keep=1; next} on && /^
   exit 1
 }
 mkdir -p "$work/games"
-(cd "$repo/corpus" && find . -name '*.sgf' -print0 | sort -z | head -z -n 96 |
-  xargs -0 cp --parents -t "$work/games")
+# No `head` inside a pipeline: under pipefail, the writer it stops early dies of SIGPIPE
+# (exit 141) whenever it has not finished writing.
+(cd "$repo/corpus" && find . -name '*.sgf' -print0 | sort -z >"$work/records")
+head -z -n 96 "$work/records" | (cd "$repo/corpus" && xargs -0 cp --parents -t "$work/games")
 sed -i "s#/data/games#$work/games#g" "$work/job/analyze.sbatch"
 echo "slurm-check: the job script, as the README gives it (data folder: 96 records of corpus/):"
 sed 's/^/    /' "$work/job/analyze.sbatch"
