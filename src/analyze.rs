@@ -99,6 +99,10 @@ pub struct Replayed {
     /// The main line as a list (the game key's and an engine's history); `None` past an
     /// illegal move or where the record has no list.
     moves: Option<crate::go::MoveList>,
+    /// Of a record that stops at an illegal move, its main line as written, every point on
+    /// the board: no history for an engine, but a key that finds the copy the record was
+    /// miswritten from (a stone at a wrong point that later moves run into).
+    written: Option<crate::go::MoveList>,
 }
 
 impl Replayed {
@@ -127,12 +131,22 @@ impl Replayed {
                         || moves == crate::go::move_list(root),
                     "the replay's move list is move_list's"
                 );
+                let size = replay.board.size();
+                let on_board = |p: &crate::go::Point| p.x < size && p.y < size;
+                let written = (replay.illegal.is_some() && stop.is_none())
+                    .then(|| crate::go::move_list(root))
+                    .flatten()
+                    .filter(|l| {
+                        l.setup.iter().all(|(_, p)| on_board(p))
+                            && l.moves.iter().all(|(_, p)| p.as_ref().is_none_or(on_board))
+                    });
                 Ok(Replayed {
                     index,
                     info,
                     record,
                     replay,
                     moves,
+                    written,
                 })
             }
             Err(e) => Err(Box::new((info, record, e))),
@@ -162,15 +176,16 @@ impl Replayed {
         EngineQuery::of(&r.board, r.to_move, &self.record, self.moves.clone())
     }
 
-    /// The whole record's key (games.csv `game_key`).
+    /// The whole record's key (games.csv `game_key`): of the moves replayed, or of a record
+    /// that stops at an illegal move, of its moves as written.
     pub fn key(&self) -> Option<GameKey> {
-        let list = self.moves.as_ref()?;
+        let list = self.moves.as_ref().or(self.written.as_ref())?;
         GameKey::of(self.replay.board.size(), list)
     }
 
     /// The key and the stones it reads (games.csv `key_moves`).
     pub fn key_line(&self) -> Option<(GameKey, KeyLine)> {
-        let list = self.moves.as_ref()?;
+        let list = self.moves.as_ref().or(self.written.as_ref())?;
         GameKey::with_line(self.replay.board.size(), list)
     }
 }

@@ -167,7 +167,7 @@ pub fn analyze(
         outputs: &mut outputs,
         stats: RunStats::default(),
         tally: Tally::default(),
-        duplicates: Duplicates::default(),
+        duplicates: Duplicates::in_folder(staged.path()),
         progress,
         cancel,
         cap: config.max_file_size,
@@ -270,10 +270,12 @@ pub fn analyze(
     // no longer count are read again and taken out of the tally, as they were counted: cheaper
     // than reading the tables back, which an engine's answers (not asked again) require.
     if duplicates.moved() {
-        crate::sink::games::name_copies(&staged.path().join("games.csv"), &duplicates.resolve())
+        crate::sink::games::name_copies(&staged.path().join("games.csv"), duplicates.resolve())
             .map_err(AppError::write(&config.out))?;
         let engine_used = config.katago.is_some() || config.net.is_some();
-        if engine_used || !recount(&mut tally, &duplicates, &finder, config.options) {
+        let recounted = recount(&mut tally, &duplicates, &finder, config.options)
+            .map_err(AppError::write(&config.out))?;
+        if engine_used || !recounted {
             tally = Tally::read(staged.path())?;
         }
     }
@@ -641,7 +643,8 @@ fn write_rows(
         };
         for g in &mut analysis.games {
             if let (Some(key), Some(line), Some(game)) = (&g.key, &g.line, g.game) {
-                g.duplicate = duplicates.meet(name, game, key, line);
+                let replayed = g.status != crate::row::Status::IllegalMove;
+                g.duplicate = duplicates.meet(name, game, key, line, replayed)?;
             }
         }
         outputs.write_file(name, *bytes, analysis)?;
@@ -659,15 +662,15 @@ fn recount(
     duplicates: &Duplicates,
     finder: &source::Finder,
     options: Options,
-) -> bool {
+) -> std::io::Result<bool> {
     let files = tally.files.clone();
-    for (file, game, copy) in duplicates.demoted() {
+    for (file, game, copy) in duplicates.demoted()? {
         let Some((bytes, at)) = finder.game(&file, game) else {
-            return false;
+            return Ok(false);
         };
         let mut a = crate::analyze::analyze_file_with(&bytes, options);
         let Some(row) = a.games.iter().position(|g| g.game == Some(at)) else {
-            return false;
+            return Ok(false);
         };
         a.games[row].game = Some(game);
         let mut counted = Tally::default();
@@ -680,13 +683,13 @@ fn recount(
     }
     // The kinds named again (a copy that named a demoted one may now be another kind).
     tally.duplicates.clear();
-    for (_, _, copy) in duplicates.resolve() {
-        if let Some(c) = copy {
+    for resolved in duplicates.resolve() {
+        if let (_, _, Some(c)) = resolved? {
             *tally.duplicates.entry(c.kind).or_default() += 1;
         }
     }
     tally.files = files;
-    true
+    Ok(true)
 }
 
 /// With `--net`: the net, and the count of the positions it judged.

@@ -49,7 +49,7 @@ pub fn merge(
     for (name, columns) in tables() {
         let path = staged.path().join(name);
         let mut table = Table::create(&path, &columns).map_err(write_err)?;
-        let mut copies = (name == "games.csv").then(|| Copies::of(&columns));
+        let mut copies = (name == "games.csv").then(|| Copies::of(&columns, staged.path()));
         merge_table(
             shards,
             &manifests,
@@ -60,7 +60,7 @@ pub fn merge(
         )?;
         table.complete().map_err(write_err)?;
         if let Some(c) = copies.filter(|c| c.seen.moved()) {
-            crate::sink::games::name_copies(&path, &c.seen.resolve()).map_err(write_err)?;
+            crate::sink::games::name_copies(&path, c.seen.resolve()).map_err(write_err)?;
         }
         let signal = cancel.load(Ordering::SeqCst);
         if signal != 0 {
@@ -317,7 +317,7 @@ fn merge_table(
                 break;
             }
             match copies.as_deref_mut() {
-                Some(c) => out.record(&c.named(&rec)),
+                Some(c) => c.named(&rec).and_then(|named| out.record(&named)),
                 None => out.record(&rec),
             }
             .map_err(write_err)?;
@@ -359,15 +359,16 @@ fn merge_table(
 /// are named as the games before them tell (`Duplicates::meet`), then, where a later copy
 /// turns out the most complete, the table is written again (`name_copies`), as a run does.
 struct Copies {
-    /// file, game, game_key, opening_key, moves, passes, board_size, key_moves; then the
-    /// three columns written.
-    read: [usize; 8],
+    /// file, game, game_key, opening_key, moves, passes, board_size, key_moves, status; then
+    /// the three columns written.
+    read: [usize; 9],
     write: [usize; 3],
     seen: Duplicates,
 }
 
 impl Copies {
-    fn of(columns: &[&str]) -> Copies {
+    /// Keeps what it matches in an unnamed file in `dir`, the merge's stage.
+    fn of(columns: &[&str], dir: &std::path::Path) -> Copies {
         let at = |name: &str| {
             columns
                 .iter()
@@ -384,17 +385,18 @@ impl Copies {
                 "passes",
                 "board_size",
                 "key_moves",
+                "status",
             ]
             .map(at),
             write: crate::sink::games::DUPLICATE_COLUMNS.map(at),
-            seen: Duplicates::default(),
+            seen: Duplicates::in_folder(dir),
         }
     }
 
     /// `row` with its duplicate columns as this merge's order gives them so far.
-    fn named(&mut self, row: &csv::ByteRecord) -> csv::ByteRecord {
+    fn named(&mut self, row: &csv::ByteRecord) -> std::io::Result<csv::ByteRecord> {
         let text = |i: usize| std::str::from_utf8(row.get(i).unwrap_or(b"")).unwrap_or("");
-        let [file, game, whole, opening, moves, passes, size, line] = self.read.map(text);
+        let [file, game, whole, opening, moves, passes, size, line, status] = self.read.map(text);
         let hex = |s: &str| u64::from_str_radix(s, 16).ok();
         let key = hex(whole).map(|whole| GameKey {
             whole,
@@ -408,11 +410,14 @@ impl Copies {
             .parse::<u8>()
             .ok()
             .and_then(|n| KeyLine::parse(n, line));
+        let replayed = status != crate::row::Status::IllegalMove.as_str();
         let found = match (key, line, game.parse::<usize>()) {
-            (Some(key), Some(line), Ok(game)) => self.seen.meet(file, game, &key, &line),
+            (Some(key), Some(line), Ok(game)) => {
+                self.seen.meet(file, game, &key, &line, replayed)?
+            }
             _ => None,
         };
-        crate::sink::games::naming(row, &self.write, found.as_ref())
+        Ok(crate::sink::games::naming(row, &self.write, found.as_ref()))
     }
 }
 

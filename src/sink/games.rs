@@ -453,7 +453,10 @@ pub fn naming(
 /// Writes games.csv at `path` again with the duplicate columns `copies` gives the games they
 /// name (`Duplicates::resolve`: by `file` and `game`, in the table's order); every other
 /// cell as it was. A run and `merge` both end with it, so their tables agree byte for byte.
-pub fn name_copies(path: &Path, copies: &[(Arc<str>, usize, Option<Duplicate>)]) -> io::Result<()> {
+pub fn name_copies(
+    path: &Path,
+    copies: impl IntoIterator<Item = io::Result<(Arc<str>, usize, Option<Duplicate>)>>,
+) -> io::Result<()> {
     let names = super::schema::names(&fields());
     let at = |name: &str| {
         names
@@ -474,15 +477,21 @@ pub fn name_copies(path: &Path, copies: &[(Arc<str>, usize, Option<Duplicate>)])
     raw.seek_relative(at as i64)?;
     let mut out = Table::create(path, &names)?;
     let mut row = csv::ByteRecord::new();
-    let mut next = copies.iter().peekable();
+    let mut copies = copies.into_iter();
+    let mut next = copies.next().transpose()?;
     let mut num = itoa::Buffer::new();
     while r.read_byte_record(&mut row).map_err(io::Error::other)? {
         let end = r.position().byte();
         let length = end - at;
         at = end;
-        let named = next.next_if(|(f, g, _)| {
+        let is_next = next.as_ref().is_some_and(|(f, g, _)| {
             row.get(file) == Some(f.as_bytes()) && row.get(game) == Some(num.format(*g).as_bytes())
         });
+        let named = if is_next {
+            std::mem::replace(&mut next, copies.next().transpose()?)
+        } else {
+            None
+        };
         let Some((_, _, copy)) = named else {
             if out.copy(&mut (&mut raw).take(length))? != length {
                 return Err(io::ErrorKind::UnexpectedEof.into());
@@ -492,7 +501,7 @@ pub fn name_copies(path: &Path, copies: &[(Arc<str>, usize, Option<Duplicate>)])
         raw.seek_relative(length as i64)?;
         out.record(&naming(&row, &write, copy.as_ref()))?;
     }
-    if next.next().is_some() {
+    if next.is_some() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{}: a game met is not in its order", path.display()),

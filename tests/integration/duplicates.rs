@@ -284,3 +284,75 @@ fn the_five_transcription_copies_of_pro_games_are_found() {
         }
     }
 }
+
+/// A transcription copy with one move written at a point the game never plays, where that
+/// stone keeps a capture from happening and a later move then lands on a stone: the copy
+/// stops at an illegal move, and is still found as the game it copies, which counts though
+/// it comes after it in input order; shards merged name it the same.
+#[test]
+fn a_copy_that_stops_at_an_illegal_move_is_still_the_game_it_copies() {
+    // Black plays aa, White captures it with ba and ab, and White plays aa at move 60; the
+    // copy writes White's ab at a point never played, so aa is still Black's at move 60.
+    let filler: Vec<(u8, u8)> = (0..400u32)
+        .map(|i| {
+            let p = (i * 37 + 11) % 361;
+            ((p % 19) as u8, (p / 19) as u8)
+        })
+        .filter(|&(x, y)| x > 2 || y > 2)
+        .collect();
+    let game = |typo: bool| {
+        let mut points = vec![
+            (0, 0),
+            (1, 0),
+            filler[0],
+            if typo { (18, 18) } else { (0, 1) },
+        ];
+        points.extend(&filler[1..56]);
+        points.push((0, 0));
+        points.extend(&filler[56..116]);
+        assert!(!points[4..].contains(&(18, 18)));
+        let moves: String = points
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| {
+                let colour = if i % 2 == 0 { 'B' } else { 'W' };
+                format!(";{colour}[{}{}]", (b'a' + x) as char, (b'a' + y) as char)
+            })
+            .collect();
+        format!("(;GM[1]FF[4]SZ[19]KM[6.5]RE[B+R]{moves})")
+    };
+    let env = TestEnv::new();
+    env.write("a_typo.sgf", &game(true));
+    env.write("b_full.sgf", &game(false));
+    for args in [
+        &["analyze", "in", "--out", "all", "-q"][..],
+        &["analyze", "in", "--out", "s0", "--shard", "0/2", "-q"],
+        &["analyze", "in", "--out", "s1", "--shard", "1/2", "-q"],
+        &["merge", "s0", "s1", "--out", "merged", "-q"],
+    ] {
+        let o = env.run(args);
+        assert!(
+            o.status.code().is_some_and(|c| c == 0 || c == 3),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let games = rows(&env.output("all", "games.csv"));
+    let at = |file: &str| games.iter().find(|g| g["file"] == file).unwrap();
+    let (typo, full) = (at("a_typo.sgf"), at("b_full.sgf"));
+    assert_eq!(full["status"], "ok");
+    assert_eq!(typo["status"], "illegal_move", "{}", typo["detail"]);
+    assert!(typo["detail"].contains("move 60"), "{}", typo["detail"]);
+    assert_eq!(
+        (
+            typo["duplicate_of"].as_str(),
+            typo["duplicate_kind"].as_str()
+        ),
+        ("b_full.sgf", "variant")
+    );
+    assert_eq!(full["duplicate_of"], "");
+    assert_eq!(
+        env.output("all", "games.csv"),
+        env.output("merged", "games.csv")
+    );
+}

@@ -13,13 +13,19 @@
 //!
 //! A run and `merge` both feed it the games in input order (`meet`, which answers as far as
 //! the games so far tell), then ask for the final answer (`resolve`), so shards resolve as one
-//! run does. It keeps, per game long enough to match, its stones and where it was met: two
-//! bytes a move.
+//! run does. Of each game long enough to match it keeps about 40 bytes in memory; its stones
+//! and file name go to a store on disk (`store`), read back for the candidates a signature
+//! finds.
+
+mod store;
 
 use std::collections::HashMap;
+use std::io;
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::go::{GameKey, KeyLine};
+use store::{Index, Store};
 
 /// How a game repeats the copy that counts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -164,13 +170,13 @@ pub fn likeness(a: &KeyLine, b: &KeyLine) -> Option<Likeness> {
 
 /// How `copy` repeats `counted`, the copy that counts, found one game with it (directly, or
 /// through another copy).
-fn kind(counted: &Met, copy: &Met) -> DuplicateKind {
-    if counted.whole == copy.whole {
+fn kind(counted: (&Met, &KeyLine), copy: (&Met, &KeyLine)) -> DuplicateKind {
+    if counted.0.whole == copy.0.whole {
         return DuplicateKind::Same;
     }
-    match likeness(&counted.line, &copy.line) {
+    match likeness(counted.1, copy.1) {
         Some(l) if l.way >= 8 => DuplicateKind::Colours,
-        Some(l) if l.differ == 0 && counted.line.moves.len() == copy.line.moves.len() => {
+        Some(l) if l.differ == 0 && counted.1.moves.len() == copy.1.moves.len() => {
             DuplicateKind::Same
         }
         Some(l) if l.differ == 0 => DuplicateKind::Prefix,
@@ -178,36 +184,56 @@ fn kind(counted: &Met, copy: &Met) -> DuplicateKind {
     }
 }
 
-/// A game long enough to match, as met.
+/// A game long enough to match, as met; its stones and file name are in the store.
 struct Met {
-    file: Arc<str>,
-    game: usize,
     whole: u64,
-    line: KeyLine,
+    /// Where its line starts in the store.
+    line: u64,
+    /// Its file, in `files`.
+    file: u32,
+    game: u32,
+    /// Moves of its line.
+    moves: u32,
     /// The first game met of its copies (itself when it repeats none).
     group: u32,
     /// Of a group's first game: the copy that counts so far.
     counted: u32,
+    /// Whether its record replayed to the end: a record that stops at an illegal move
+    /// counts only where no copy replays.
+    replayed: bool,
     /// Whether it counted when met (`meet` answered `None`).
     counted_when_met: bool,
 }
 
+impl Met {
+    /// What makes a copy the one that counts: it replays, then it has more moves.
+    fn completeness(&self) -> (bool, u32) {
+        (self.replayed, self.moves)
+    }
+}
+
 /// The games met so far.
-#[derive(Default)]
 pub struct Duplicates {
     met: Vec<Met>,
-    by_whole: HashMap<u64, u32>,
-    /// The first game of each window's signature, and apart the few after it: a signature
-    /// is mostly one game's, and a list for each would double what a run keeps.
-    by_window: HashMap<u64, u32>,
-    more_by_window: HashMap<u64, Vec<u32>>,
+    store: Store,
+    /// Where each file's name starts in the store, in the order first met.
+    files: Vec<u64>,
+    /// The last file name given, and its place in `files`.
+    file: Option<(Arc<str>, u32)>,
+    by_whole: Index,
+    by_window: Index,
     /// `zobrist` per board size met.
     points: HashMap<u8, Vec<Box<[u64]>>>,
-    /// The last file name given, shared by its games.
-    file: Option<Arc<str>>,
     /// Whether a group's most complete record is not its first, so that `resolve` answers
     /// otherwise than `meet` did.
     moved: bool,
+}
+
+impl Default for Duplicates {
+    /// Everything in memory: for tests and small runs.
+    fn default() -> Duplicates {
+        Duplicates::with_store(Store::memory())
+    }
 }
 
 /// The windows' signatures of a line: each window's points, whoever played them, as a sum of
@@ -258,21 +284,45 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Every game met, with the copy it repeats (`Duplicates::resolve`).
+pub type Resolved = io::Result<(Arc<str>, usize, Option<Duplicate>)>;
+
 impl Duplicates {
+    /// Keeps the games' stones in an unnamed file in `dir` (the output folder being written),
+    /// so that memory stays small however many games a run meets.
+    pub fn in_folder(dir: &Path) -> Duplicates {
+        Duplicates::with_store(Store::in_folder(dir))
+    }
+
+    fn with_store(store: Store) -> Duplicates {
+        Duplicates {
+            met: Vec::new(),
+            store,
+            files: Vec::new(),
+            file: None,
+            by_whole: Index::default(),
+            by_window: Index::default(),
+            points: HashMap::new(),
+            moved: false,
+        }
+    }
+
     /// Game `game` of `file`, with key `key` and stones `line`, met after every game before
-    /// it in input order: the copy that counts so far of the game it repeats, if any. A
-    /// record more complete than that copy counts from now on (`None`); `resolve` then names
-    /// it for the games met before, and `demoted` lists the copy it replaces.
+    /// it in input order (`replayed`: its record replays to the end): the copy that counts
+    /// so far of the game it repeats, if any. A record more complete than that copy counts
+    /// from now on (`None`); `resolve` then names it for the games met before, and `demoted`
+    /// lists the copy it replaces.
     pub fn meet(
         &mut self,
         file: &str,
         game: usize,
         key: &GameKey,
         line: &KeyLine,
-    ) -> Option<Duplicate> {
+        replayed: bool,
+    ) -> io::Result<Option<Duplicate>> {
         let moves = line.moves.len();
         if moves < MIN_SAME {
-            return None;
+            return Ok(None);
         }
         let signatures = if moves >= MIN_MOVES {
             let points = self
@@ -283,76 +333,93 @@ impl Duplicates {
         } else {
             Vec::new()
         };
-        let found = match self.by_whole.get(&key.whole) {
-            Some(&i) => Some(i),
-            None => self.candidate(line, &signatures),
+        let same = self
+            .by_whole
+            .get(key.whole)
+            .find(|&i| self.met[i as usize].whole == key.whole);
+        let found = match same {
+            Some(i) => Some(i),
+            None => self.candidate(line, &signatures)?,
         };
-        let name = match &self.file {
-            Some(f) if &**f == file => f.clone(),
+        let file = match &self.file {
+            Some((f, k)) if &**f == file => *k,
             _ => {
-                let f: Arc<str> = Arc::from(file);
-                self.file = Some(f.clone());
-                f
+                let k = self.files.len() as u32;
+                self.files.push(self.store.push_name(file));
+                self.file = Some((Arc::from(file), k));
+                k
             }
         };
         let i = self.met.len() as u32;
         let group = found.map_or(i, |f| self.met[f as usize].group);
-        self.by_whole.entry(key.whole).or_insert(i);
-        for s in signatures {
-            let first = *self.by_window.entry(s).or_insert(i);
-            if first != i {
-                let more = self.more_by_window.entry(s).or_default();
-                if more.len() + 1 < BUCKET && more.last() != Some(&i) {
-                    more.push(i);
-                }
-            }
+        if same.is_none() {
+            self.by_whole.add(key.whole, i, usize::MAX);
         }
+        for s in signatures {
+            self.by_window.add(s, i, BUCKET);
+        }
+        let at = self.store.push_line(line);
         self.met.push(Met {
-            file: name,
-            game,
             whole: key.whole,
-            line: line.clone(),
+            line: at,
+            file,
+            game: game as u32,
+            moves: moves as u32,
             group,
             counted: i,
+            replayed,
             counted_when_met: true,
         });
-        found?;
+        if found.is_none() {
+            return Ok(None);
+        }
         let c = self.met[group as usize].counted;
-        if self.met[c as usize].line.moves.len() < moves {
+        if self.met[c as usize].completeness() < self.met[i as usize].completeness() {
             // More complete than the copy that counted: this one counts from now on.
             self.met[group as usize].counted = i;
             self.moved = true;
-            return None;
+            return Ok(None);
         }
         self.met[i as usize].counted_when_met = false;
-        let (counted, this) = (&self.met[c as usize], &self.met[i as usize]);
-        Some(Duplicate {
-            file: counted.file.clone(),
-            game: counted.game,
-            kind: kind(counted, this),
+        self.copy(c as usize, i as usize, line).map(Some)
+    }
+
+    /// The copy `c` that game `i` (whose stones are `line`) repeats.
+    fn copy(&self, c: usize, i: usize, line: &KeyLine) -> io::Result<Duplicate> {
+        let counted = &self.met[c];
+        Ok(Duplicate {
+            file: Arc::from(self.store.name(self.files[counted.file as usize])?),
+            game: counted.game as usize,
+            kind: kind(
+                (counted, &self.store.line(counted.line)?),
+                (&self.met[i], line),
+            ),
         })
     }
 
     /// The game met before that `line` is most like: fewest moves missing, then fewest
     /// different, then the first met.
-    fn candidate(&self, line: &KeyLine, signatures: &[u64]) -> Option<u32> {
+    fn candidate(&self, line: &KeyLine, signatures: &[u64]) -> io::Result<Option<u32>> {
         let mut seen: Vec<u32> = signatures
             .iter()
-            .flat_map(|s| {
-                let more = self.more_by_window.get(s).map_or(&[][..], Vec::as_slice);
-                self.by_window.get(s).into_iter().chain(more)
-            })
-            .copied()
+            .flat_map(|&s| self.by_window.get(s))
             .collect();
         seen.sort_unstable();
         seen.dedup();
-        seen.into_iter()
-            .filter_map(|i| {
-                let l = likeness(&self.met[i as usize].line, line)?;
-                Some((l.missing, l.differ, i))
-            })
-            .min()
-            .map(|(_, _, i)| i)
+        let mut best = None;
+        for i in seen {
+            let met = &self.met[i as usize];
+            if (met.moves as usize).min(line.moves.len()) < MIN_MOVES {
+                continue;
+            }
+            if let Some(l) = likeness(&self.store.line(met.line)?, line) {
+                let this = (l.missing, l.differ, i);
+                if best.is_none() || Some(this) < best {
+                    best = Some(this);
+                }
+            }
+        }
+        Ok(best.map(|(_, _, i)| i))
     }
 
     /// Whether `resolve` names another copy than `meet` did for some game: a more complete
@@ -362,35 +429,46 @@ impl Duplicates {
     }
 
     /// Every game met (`file`, `game`), in the order met, with the copy it repeats: of each
-    /// game's copies the one with the most moves counts, the first met of equal ones.
-    pub fn resolve(&self) -> Vec<(Arc<str>, usize, Option<Duplicate>)> {
-        self.met
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.file.clone(), m.game, self.final_copy(i, m)))
-            .collect()
+    /// game's copies the most complete counts (one that replays before one that does not,
+    /// then the most moves), the first met of equal ones.
+    pub fn resolve(&self) -> impl Iterator<Item = Resolved> + '_ {
+        let mut name: Option<(u32, Arc<str>)> = None;
+        (0..self.met.len()).map(move |i| {
+            let m = &self.met[i];
+            let file = match &name {
+                Some((k, f)) if *k == m.file => f.clone(),
+                _ => {
+                    let f: Arc<str> = Arc::from(self.store.name(self.files[m.file as usize])?);
+                    name = Some((m.file, f.clone()));
+                    f
+                }
+            };
+            Ok((file, m.game as usize, self.final_copy(i)?))
+        })
     }
 
     /// The games that counted when met and are copies of a more complete one met later.
-    pub fn demoted(&self) -> Vec<(Arc<str>, usize, Duplicate)> {
-        self.met
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.counted_when_met)
-            .filter_map(|(i, m)| Some((m.file.clone(), m.game, self.final_copy(i, m)?)))
-            .collect()
+    pub fn demoted(&self) -> io::Result<Vec<(Arc<str>, usize, Duplicate)>> {
+        let mut out = Vec::new();
+        for (i, m) in self.met.iter().enumerate() {
+            if !m.counted_when_met {
+                continue;
+            }
+            if let Some(copy) = self.final_copy(i)? {
+                let file = Arc::from(self.store.name(self.files[m.file as usize])?);
+                out.push((file, m.game as usize, copy));
+            }
+        }
+        Ok(out)
     }
 
-    fn final_copy(&self, i: usize, m: &Met) -> Option<Duplicate> {
-        let c = self.met[m.group as usize].counted as usize;
-        (c != i).then(|| {
-            let counted = &self.met[c];
-            Duplicate {
-                file: counted.file.clone(),
-                game: counted.game,
-                kind: kind(counted, m),
-            }
-        })
+    fn final_copy(&self, i: usize) -> io::Result<Option<Duplicate>> {
+        let c = self.met[self.met[i].group as usize].counted as usize;
+        if c == i {
+            return Ok(None);
+        }
+        let line = self.store.line(self.met[i].line)?;
+        self.copy(c, i, &line).map(Some)
     }
 
     /// Distinct games met (of those long enough to match).
@@ -459,10 +537,10 @@ mod tests {
         let mut d = Duplicates::default();
         for (i, (file, moves)) in games.iter().enumerate() {
             let (key, line) = game(moves, (i % 8) as u8, false);
-            d.meet(file, 0, &key, &line);
+            d.meet(file, 0, &key, &line, true).unwrap();
         }
         d.resolve()
-            .into_iter()
+            .map(|r| r.unwrap())
             .map(|(f, _, c)| (f.to_string(), c.map(|c| (c.file.to_string(), c.kind))))
             .collect()
     }
@@ -582,15 +660,17 @@ mod tests {
         .enumerate()
         {
             let (key, line) = game(m, i as u8, false);
-            let said = d.meet(file, 0, &key, &line).map(|s| s.file.to_string());
+            let said = d
+                .meet(file, 0, &key, &line, true)
+                .unwrap()
+                .map(|s| s.file.to_string());
             let so_far = ["", "", "b.sgf", "b.sgf"][i];
             assert_eq!(said.as_deref().unwrap_or(""), so_far, "{file}");
         }
         assert!(d.moved());
         let named: Vec<_> = d
             .resolve()
-            .into_iter()
-            .map(|(_, _, c)| c.map(|c| (c.file.to_string(), c.kind)))
+            .map(|r| r.unwrap().2.map(|c| (c.file.to_string(), c.kind)))
             .collect();
         assert_eq!(
             named,
@@ -604,10 +684,31 @@ mod tests {
         assert_eq!(d.distinct(), 1);
         let demoted: Vec<_> = d
             .demoted()
+            .unwrap()
             .into_iter()
             .map(|(f, _, c)| (f.to_string(), c.kind))
             .collect();
         assert_eq!(demoted, [("a.sgf".to_string(), DuplicateKind::Prefix)]);
+    }
+
+    /// A record that stops at an illegal move counts only where no copy replays: met first
+    /// with as many moves, it gives way to the copy that replays.
+    #[test]
+    fn a_copy_that_replays_counts_over_one_that_does_not() {
+        let moves = points(150, 11);
+        let mut typo = moves.clone();
+        typo[40] = "ss".to_string();
+        let mut d = Duplicates::default();
+        let (key, line) = game(&typo, 0, false);
+        assert_eq!(d.meet("a.sgf", 0, &key, &line, false).unwrap(), None);
+        let (key, line) = game(&moves, 0, false);
+        assert_eq!(d.meet("b.sgf", 0, &key, &line, true).unwrap(), None);
+        assert!(d.moved());
+        let named: Vec<_> = d
+            .resolve()
+            .map(|r| r.unwrap().2.map(|c| (c.file.to_string(), c.kind)))
+            .collect();
+        assert_eq!(named, [copy_of("b.sgf", DuplicateKind::Variant), None]);
     }
 
     /// Forfeits with a move or two, short games alike on a handful of moves, and two games
@@ -654,9 +755,9 @@ mod tests {
         let moves = points(150, 11);
         let mut d = Duplicates::default();
         let (key, line) = game(&moves, 0, false);
-        assert_eq!(d.meet("a.sgf", 0, &key, &line), None);
+        assert_eq!(d.meet("a.sgf", 0, &key, &line, true).unwrap(), None);
         let (key, line) = game(&moves, 3, true);
-        let copy = d.meet("b.sgf", 0, &key, &line).unwrap();
+        let copy = d.meet("b.sgf", 0, &key, &line, true).unwrap().unwrap();
         assert_eq!((&*copy.file, copy.kind), ("a.sgf", DuplicateKind::Colours));
     }
 
@@ -700,7 +801,7 @@ mod tests {
             let g = &mut a.games[0];
             assert!(!g.chains.is_empty() && !g.big_eyes.is_empty(), "{file}");
             let (key, line) = (g.key.unwrap(), g.line.clone().unwrap());
-            g.duplicate = d.meet(file, 0, &key, &line);
+            g.duplicate = d.meet(file, 0, &key, &line, true).unwrap();
             t.add_file(file, &a);
             if way == 0 {
                 once.add_file(file, &a);
