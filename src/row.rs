@@ -164,8 +164,9 @@ pub struct GameRow {
     pub big_eyes: Vec<BigEyeRow>,
     /// The final position scored; `None` unless the replay reached the end of the record.
     pub score: Option<ScoreRow>,
-    /// The game's moves as a key (`GameKey`); `None` unless the whole main line was replayed
-    /// from a root setup, or for a game without a stone.
+    /// The game's moves as a key (`GameKey`): of the main line replayed, or of a record that
+    /// stops at an illegal move, as written; `None` for a setup past the root, a move off the
+    /// board, or a game without a stone.
     pub key: Option<GameKey>,
     /// The stones the key reads, to tell copies that differ in a few moves.
     pub line: Option<KeyLine>,
