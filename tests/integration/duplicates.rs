@@ -300,17 +300,16 @@ fn a_copy_that_stops_at_an_illegal_move_is_still_the_game_it_copies() {
         })
         .filter(|&(x, y)| x > 2 || y > 2)
         .collect();
+    // A point no move of the game takes.
+    let never = (0..19u8)
+        .flat_map(|y| (0..19u8).map(move |x| (x, y)))
+        .find(|p| (p.0 > 2 || p.1 > 2) && !filler[..116].contains(p))
+        .unwrap();
     let game = |typo: bool| {
-        let mut points = vec![
-            (0, 0),
-            (1, 0),
-            filler[0],
-            if typo { (18, 18) } else { (0, 1) },
-        ];
+        let mut points = vec![(0, 0), (1, 0), filler[0], if typo { never } else { (0, 1) }];
         points.extend(&filler[1..56]);
         points.push((0, 0));
         points.extend(&filler[56..116]);
-        assert!(!points[4..].contains(&(18, 18)));
         let moves: String = points
             .iter()
             .enumerate()
@@ -322,8 +321,8 @@ fn a_copy_that_stops_at_an_illegal_move_is_still_the_game_it_copies() {
         format!("(;GM[1]FF[4]SZ[19]KM[6.5]RE[B+R]{moves})")
     };
     let env = TestEnv::new();
-    env.write("a_typo.sgf", &game(true));
-    env.write("b_full.sgf", &game(false));
+    env.write("a_typo.sgf", game(true));
+    env.write("b_full.sgf", game(false));
     for args in [
         &["analyze", "in", "--out", "all", "-q"][..],
         &["analyze", "in", "--out", "s0", "--shard", "0/2", "-q"],
