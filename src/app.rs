@@ -15,6 +15,7 @@ use crate::row::{FileAnalysis, GameRow, Status};
 use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
 use crate::sink::{
     stage, Cleanup, CommitError, FolderError, Manifest, OutputLock, Outputs, RunStats, Stage,
+    TableFormat,
 };
 use crate::source::{self, Input, Member, Root, Shard, Unit};
 use crate::sum::Summable;
@@ -39,6 +40,8 @@ pub struct AnalyzeConfig {
     pub max_file_size: u64,
     /// Games per list that get a board diagram in report.md.
     pub diagrams: usize,
+    /// Plain or compressed tables (`--compress`).
+    pub tables: TableFormat,
     pub options: Options,
     /// KataGo, asked about every position the estimate selects (`--katago`).
     pub katago: Option<KatagoSpec>,
@@ -151,7 +154,7 @@ pub fn analyze(
         dir: config.out.clone(),
         source,
     })?;
-    let mut outputs = Outputs::create(staged.path())
+    let mut outputs = Outputs::create(staged.path(), config.tables)
         .map_err(|(dir, source)| FolderError::CannotWrite { dir, source })?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
@@ -270,7 +273,8 @@ pub fn analyze(
     // no longer count are read again and taken out of the tally, as they were counted: cheaper
     // than reading the tables back, which an engine's answers (not asked again) require.
     if duplicates.moved() {
-        crate::sink::games::name_copies(&staged.path().join("games.csv"), duplicates.resolve())
+        let games = staged.path().join(config.tables.file("games.csv"));
+        crate::sink::games::name_copies(&games, duplicates.resolve())
             .map_err(AppError::write(&config.out))?;
         let engine_used = config.katago.is_some() || config.net.is_some();
         let recounted = recount(&mut tally, &duplicates, &finder, config.options)
@@ -352,7 +356,7 @@ pub fn rebuild_report(
     let stale = crate::sink::remove_stale(&lock)?;
     // The tables must be the run's (unless edited on purpose); the report's own files are
     // what this rebuilds.
-    let tables = |f: &str| !edited && stage::TABLES.contains(&f);
+    let tables = |f: &str| !edited && stage::TABLE_FILES.contains(&f);
     let mut manifest = stage::verify(dir, &tables).map_err(|e| match e {
         FolderError::Mismatch { .. } if !edited => AppError::Usage(format!(
             "{e}; after filtering or editing the tables, give --edited"
@@ -362,7 +366,7 @@ pub fn rebuild_report(
     stage::names_every_table(dir, &manifest)?;
     stage::check_out(dir)?;
     if edited {
-        let changed = stage::changed(dir, &manifest, &stage::TABLES);
+        let changed = stage::changed(dir, &manifest, &stage::TABLE_FILES);
         if changed.is_empty() {
             manifest.entries.remove("edited");
         } else {

@@ -14,7 +14,10 @@ use crate::duplicates::Duplicates;
 use crate::go::{GameKey, KeyLine};
 use crate::sink::manifest::MUST_AGREE;
 use crate::sink::stage::Digesting;
-use crate::sink::{stage, tables, FolderError, Manifest, OutputLock, RunStats, Stage, Table};
+use crate::sink::{
+    stage, tables, FolderError, Manifest, OutputLock, RunStats, Stage, Table, TableFormat,
+    TableReader,
+};
 use crate::source::Shard;
 use crate::sum::Summable;
 
@@ -28,6 +31,20 @@ pub fn merge(
     let start = Instant::now();
     crate::app::check_out_path(out)?;
     let manifests = check_shards(shards)?;
+    // The merged tables are written as the shards' were, plain or compressed.
+    let format = TableFormat::named_by(&manifests[0]);
+    if let Some((s, _)) = shards
+        .iter()
+        .zip(&manifests)
+        .find(|(_, m)| TableFormat::named_by(m) != format)
+    {
+        return Err(AppError::Usage(format!(
+            "{} and {}: one shard's tables are compressed (--compress) and the other's are \
+             not; run them alike",
+            shards[0].display(),
+            s.display()
+        )));
+    }
     if let Ok(target) = out.canonicalize() {
         if let Some(s) = shards
             .iter()
@@ -47,13 +64,13 @@ pub fn merge(
     let write_err = |e: std::io::Error| AppError::write(out)(e);
     let staged = Stage::new(out).map_err(write_err)?;
     for (name, columns) in tables() {
-        let path = staged.path().join(name);
+        let path = staged.path().join(format.file(name));
         let mut table = Table::create(&path, &columns).map_err(write_err)?;
         let mut copies = (name == "games.csv").then(|| Copies::of(&columns, staged.path()));
         merge_table(
             shards,
             &manifests,
-            name,
+            &format.file(name),
             &columns,
             &mut table,
             copies.as_mut(),
@@ -265,7 +282,12 @@ fn merge_table(
             path: path.clone(),
             source,
         })?;
-        let mut r = csv::Reader::from_reader(Digesting::new(std::io::BufReader::new(file)));
+        let bytes = std::io::BufReader::new(Digesting::new(file));
+        let table = TableReader::new(bytes, &path).map_err(|source| FolderError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let mut r = csv::Reader::from_reader(table);
         holders.push(m.get("shard").and_then(|s| s.parse::<Shard>().ok()));
         let header: Vec<&[u8]> = r
             .byte_headers()
@@ -333,7 +355,13 @@ fn merge_table(
     // What was read must be what each shard's manifest recorded: a shard run again while
     // this merge read it is refused, not mixed in.
     for ((path, r), m) in readers.into_iter().zip(manifests) {
-        let (size, sum) = r.into_inner().digest();
+        // Every byte of the file, past the end of a compressed stream too.
+        let mut bytes = r.into_inner().into_inner().into_inner();
+        std::io::copy(&mut bytes, &mut std::io::sink()).map_err(|source| FolderError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let (size, sum) = bytes.digest();
         let expected = m
             .files()
             .into_iter()

@@ -18,7 +18,7 @@ use crate::life::{Method, PerMethod};
 use crate::row::Status;
 use crate::score::{DeadSource, FinalStatus, MarginSource, PerSource};
 use crate::sgf::result::{How, Winner};
-use crate::sink::{schemas, Field, Kind};
+use crate::sink::{schemas, Field, Kind, TableFormat, TableReader};
 
 /// A table being read, with the columns whose cells are checked against their type.
 pub(super) struct Reader {
@@ -199,11 +199,12 @@ impl Col {
     }
 }
 
+/// Opens `table` in `dir`, plain or compressed as the folder holds it (`TableFormat`).
 fn open(dir: &Path, table: &'static str) -> Result<(Reader, Columns), ReportError> {
-    let path = dir.join(table);
-    let file = std::fs::File::open(&path)
+    let path = dir.join(TableFormat::in_folder(dir).file(table));
+    let file = TableReader::open(&path)
         .map_err(|e| ReportError::Read(format!("{}: {e}", path.display())))?;
-    let reader: Box<dyn Read> = Box::new(std::io::BufReader::with_capacity(1 << 16, file));
+    let reader: Box<dyn Read> = Box::new(file);
     let mut r = csv::Reader::from_reader(reader);
     let headers = r
         .headers()

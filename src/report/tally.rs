@@ -1094,7 +1094,8 @@ mod tests {
             ),
         ];
         let dir = tempfile::tempdir().unwrap();
-        let mut out = crate::sink::Outputs::create(dir.path()).unwrap();
+        let mut out =
+            crate::sink::Outputs::create(dir.path(), crate::sink::TableFormat::Csv).unwrap();
         let mut typed = Tally::default();
         for (name, bytes) in files {
             let a: FileAnalysis = analyze_file(bytes);

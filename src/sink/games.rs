@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::schema::{Field, Lines};
-use super::table::Table;
+use super::table::{Table, TableReader};
 use crate::duplicates::Duplicate;
 use crate::life::LifeTotals;
 use crate::row::{FileAnalysis, GameRow, PositionStats, ScoreRow, SourceScore};
@@ -467,14 +467,19 @@ pub fn name_copies(
     let (file, game) = (at("file"), at("game"));
     let write = DUPLICATE_COLUMNS.map(at);
     // The rows are parsed to find the games named again; every other row is copied from a
-    // second reader of the file, byte for byte.
-    let open = || Ok::<_, io::Error>(io::BufReader::new(std::fs::File::open(path)?));
-    let mut r = csv::Reader::from_reader(open()?);
-    let mut raw = open()?;
+    // second reader of the file, byte for byte (of the CSV, where the file is compressed).
+    let mut r = csv::Reader::from_reader(TableReader::open(path)?);
+    let mut raw = io::BufReader::new(TableReader::open(path)?);
+    let skip = |raw: &mut io::BufReader<_>, n: u64| -> io::Result<()> {
+        if io::copy(&mut raw.take(n), &mut io::sink())? != n {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        Ok(())
+    };
     r.byte_headers().map_err(io::Error::other)?;
     let mut at = r.position().byte();
     // The header, which `Table::create` writes.
-    raw.seek_relative(at as i64)?;
+    skip(&mut raw, at)?;
     let mut out = Table::create(path, &names)?;
     let mut row = csv::ByteRecord::new();
     let mut copies = copies.into_iter();
@@ -498,7 +503,7 @@ pub fn name_copies(
             }
             continue;
         };
-        raw.seek_relative(length as i64)?;
+        skip(&mut raw, length)?;
         out.record(&naming(&row, &write, copy.as_ref()))?;
     }
     if next.is_some() {

@@ -18,7 +18,7 @@ pub use manifest::Manifest;
 pub use schema::{Field, Kind};
 pub use stage::{remove_stale, Cleanup, CommitError, Stage};
 pub use stats::RunStats;
-pub use table::Table;
+pub use table::{Table, TableReader};
 
 use crate::row::FileAnalysis;
 
@@ -38,6 +38,49 @@ pub fn tables() -> [(&'static str, Vec<&'static str>); 4] {
     schemas().map(|(name, fields)| (name, schema::names(&fields)))
 }
 
+/// How the tables are written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum TableFormat {
+    /// Plain CSV: `games.csv`.
+    #[default]
+    Csv,
+    /// The same CSV bytes compressed with zstd (`--compress`): `games.csv.zst`.
+    CsvZst,
+}
+
+impl TableFormat {
+    /// The file that holds `table` (a name of `schemas`) in this format.
+    pub fn file(self, table: &str) -> String {
+        match self {
+            TableFormat::Csv => table.to_string(),
+            TableFormat::CsvZst => format!("{table}{ZST}"),
+        }
+    }
+
+    /// The format of the tables a manifest names.
+    pub fn named_by(m: &Manifest) -> TableFormat {
+        let zst = TableFormat::CsvZst.file("games.csv");
+        if m.files().iter().any(|(f, _)| *f == zst) {
+            TableFormat::CsvZst
+        } else {
+            TableFormat::Csv
+        }
+    }
+
+    /// The format of the tables in `dir`, a folder whose outputs were checked against its
+    /// manifest (no file at an output name that it does not name).
+    pub fn in_folder(dir: &Path) -> TableFormat {
+        if dir.join(TableFormat::CsvZst.file("games.csv")).is_file() {
+            TableFormat::CsvZst
+        } else {
+            TableFormat::Csv
+        }
+    }
+}
+
+/// The suffix of a compressed table.
+pub const ZST: &str = ".zst";
+
 /// The tables of a run, written together in input order.
 pub struct Outputs {
     games: Table,
@@ -47,10 +90,10 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    /// Creates every table in `dir` (under temporary names until `complete`).
-    pub fn create(dir: &Path) -> Result<Outputs, (PathBuf, io::Error)> {
+    /// Creates every table in `dir`, in `format` (under temporary names until `complete`).
+    pub fn create(dir: &Path, format: TableFormat) -> Result<Outputs, (PathBuf, io::Error)> {
         let open = |name: &str, columns: &[Field]| {
-            let p = dir.join(name);
+            let p = dir.join(format.file(name));
             Table::create(&p, &schema::names(columns)).map_err(|e| (p, e))
         };
         Ok(Outputs {

@@ -62,11 +62,15 @@ fn outside(name: &str) -> io::Error {
 }
 
 /// The outputs every run writes at the top of DIR; `plots/` holds the rest.
-pub const OUTPUTS: [&str; 9] = [
+pub const OUTPUTS: [&str; 13] = [
     "games.csv",
     "blocks.csv",
     "chains.csv",
     "big_eyes.csv",
+    "games.csv.zst",
+    "blocks.csv.zst",
+    "chains.csv.zst",
+    "big_eyes.csv.zst",
     "report.md",
     "report.html",
     "summary.csv",
@@ -76,6 +80,18 @@ pub const OUTPUTS: [&str; 9] = [
 
 /// The tables, which `report DIR` reads and keeps.
 pub const TABLES: [&str; 4] = ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"];
+
+/// The files that may hold them: plain or compressed (`TableFormat`).
+pub const TABLE_FILES: [&str; 8] = [
+    "games.csv",
+    "blocks.csv",
+    "chains.csv",
+    "big_eyes.csv",
+    "games.csv.zst",
+    "blocks.csv.zst",
+    "chains.csv.zst",
+    "big_eyes.csv.zst",
+];
 
 /// The journal of a commit in progress, in DIR (see `Stage::commit`).
 pub const JOURNAL: &str = ".livingblocks-commit";
@@ -281,7 +297,7 @@ impl Stage {
             }
         }
         manifest.entries.retain(|k, _| {
-            !k.starts_with(FILE_KEY) || (keep_tables && TABLES.contains(&&k[FILE_KEY.len()..]))
+            !k.starts_with(FILE_KEY) || (keep_tables && TABLE_FILES.contains(&&k[FILE_KEY.len()..]))
         });
         for f in &new {
             let p = self.path().join(f);

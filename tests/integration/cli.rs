@@ -827,3 +827,93 @@ fn merge_refuses_shards_that_name_their_inputs_differently() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(rows(&env.output("m2", "games.csv")).len(), 12);
 }
+
+/// `--compress`: the tables are zstd streams of the very bytes a plain run writes; `report`
+/// rebuilds from them; shards merge into the tables one compressed run writes (copies named
+/// again included); shards of both kinds are refused; a folder that changes kind keeps no
+/// stale table.
+#[test]
+fn compressed_tables_hold_the_plain_bytes_and_merge_and_report_read_them() {
+    let env = TestEnv::new();
+    let dir = crate::util::corpus().join("Shusaku");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files.iter().take(24) {
+        env.write(
+            f.file_name().unwrap().to_str().unwrap(),
+            std::fs::read(f).unwrap(),
+        );
+    }
+    // The first 100 moves of a game, named to come first: a copy the whole record, met
+    // later, takes over from, so that games.csv is named again.
+    let whole = std::fs::read_to_string(&files[0]).unwrap();
+    let cut = whole.match_indices(";B[").chain(whole.match_indices(";W["));
+    let mut starts: Vec<usize> = cut.map(|(i, _)| i).collect();
+    starts.sort_unstable();
+    assert!(starts.len() > 120, "{} moves", starts.len());
+    env.write("0cut.sgf", format!("{})", &whole[..starts[100]]));
+    let run = |args: &[&str]| {
+        let o = env.run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let analyze = |out: &str, more: &[&str]| {
+        let mut args = vec!["analyze", "in", "--judge", "estimate", "--out", out, "-q"];
+        args.extend(more);
+        run(&args);
+    };
+    analyze("plain", &[]);
+    analyze("zst", &["--compress"]);
+    analyze("s0", &["--compress", "--shard", "0/2"]);
+    analyze("s1", &["--compress", "--shard", "1/2"]);
+    run(&["merge", "s1", "s0", "--out", "merged", "-q"]);
+    let bytes = |out: &str, name: &str| std::fs::read(env.dir.path().join(out).join(name)).unwrap();
+    let games = rows(&env.output("plain", "games.csv"));
+    assert!(
+        games.iter().any(|g| g["duplicate_of"] != ""),
+        "a copy is named"
+    );
+    for table in ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"] {
+        let zst = format!("{table}.zst");
+        let unpacked = zstd::decode_all(&bytes("zst", &zst)[..]).unwrap();
+        assert!(unpacked == bytes("plain", table), "{table}");
+        assert!(
+            bytes("merged", &zst) == bytes("zst", &zst),
+            "merged {table}"
+        );
+        assert!(!env.dir.path().join("zst").join(table).exists());
+    }
+    for name in ["report.md", "summary.csv", "not_benson.csv"] {
+        assert_eq!(env.output("zst", name), env.output("plain", name), "{name}");
+        assert_eq!(
+            env.output("merged", name),
+            env.output("zst", name),
+            "{name}"
+        );
+    }
+    run(&["report", "zst", "-q"]);
+    assert_eq!(
+        env.output("zst", "report.md"),
+        env.output("plain", "report.md")
+    );
+    // Shards of both kinds.
+    analyze("p1", &["--shard", "1/2"]);
+    let o = env.run(&["merge", "s0", "p1", "--out", "mixed", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--compress"));
+    // The plain folder written again compressed: only the compressed tables are left.
+    analyze("plain", &["--compress"]);
+    for table in ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"] {
+        assert!(
+            !env.dir.path().join("plain").join(table).exists(),
+            "{table}"
+        );
+        assert!(bytes("plain", &format!("{table}.zst")) == bytes("zst", &format!("{table}.zst")));
+    }
+}

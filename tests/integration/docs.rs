@@ -89,12 +89,13 @@ fn the_kubernetes_job_runs_the_slurm_command() {
 #[test]
 fn the_loaders_give_every_column_its_type_on_every_run() {
     let has_libraries = std::process::Command::new("python3")
-        .args(["-c", "import pandas, polars"])
+        .args(["-c", "import pandas, polars, zstandard"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_libraries {
         crate::util::skip(
-            "python3 with pandas and polars is not installed (pip install pandas polars)",
+            "python3 with pandas, polars and zstandard is not installed \
+             (pip install pandas polars zstandard)",
         );
         return;
     }
@@ -106,8 +107,14 @@ fn the_loaders_give_every_column_its_type_on_every_run() {
     let failed = env.dir.path().join("failed");
     std::fs::create_dir(&failed).unwrap();
     std::fs::write(failed.join("broken.sgf"), "no game here").unwrap();
-    for (input, out) in [("in", "a"), ("failed", "b")] {
-        let o = env.run(&["analyze", input, "--out", out]);
+    for (input, out, more) in [
+        ("in", "a", None),
+        ("failed", "b", None),
+        ("in", "c", Some("--compress")),
+    ] {
+        let mut args = vec!["analyze", input, "--out", out];
+        args.extend(more);
+        let o = env.run(&args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let example = blocks(&read("docs/outputs.md"), "python")
@@ -137,6 +144,9 @@ for name, columns in DTYPES.items():
             got = dict(both.schema)
             want = {c: POLARS[k] for c, k in columns.items()}
         assert got == want, (name, how.__name__, {c: (got.get(c), t) for c, t in want.items() if got.get(c) != t})
+        # The compressed tables read as the plain ones.
+        z = load("c", name + ".zst", how)
+        assert z.equals(a), (name, how.__name__, "compressed")
 assert len(load("a", "games.csv", pandas_table)) == 3
 assert load("a", "chains.csv", polars_table)["word"].str.starts_with("w").all()
 print("ok")

@@ -239,7 +239,7 @@ pub(super) fn old_outputs(out: &Path, keep_tables: bool) -> Vec<String> {
     if let Ok(m) = Manifest::read(&out.join("manifest.tsv")) {
         old.extend(m.files().into_iter().map(|(f, _)| f));
     }
-    old.retain(|f| !(keep_tables && TABLES.contains(&f.as_str())));
+    old.retain(|f| !(keep_tables && TABLE_FILES.contains(&f.as_str())));
     old.retain(|f| inside(out, f).is_some_and(|p| p.is_file()));
     old.sort();
     old.dedup();

@@ -115,7 +115,11 @@ pub fn check_out(dir: &Path) -> Result<(), FolderError> {
 /// takes none the manifest does not vouch for.
 pub fn names_every_table(dir: &Path, m: &Manifest) -> Result<(), FolderError> {
     let named = m.files();
-    match TABLES.iter().find(|t| !named.iter().any(|(f, _)| f == *t)) {
+    let format = crate::sink::TableFormat::named_by(m);
+    match TABLES
+        .iter()
+        .find(|t| !named.iter().any(|(f, _)| *f == format.file(t)))
+    {
         Some(table) => Err(FolderError::Unnamed {
             dir: dir.to_path_buf(),
             table,
