@@ -202,7 +202,11 @@ fn baseline_vs_pipeline(c: &mut Criterion) {
     g.bench_function("pipeline_analyze_and_write_csv", |b| {
         let dir = tempfile::tempdir().unwrap();
         b.iter(|| {
-            let mut out = livingblocks::sink::Outputs::create(dir.path()).unwrap();
+            let mut out = livingblocks::sink::Outputs::create(
+                dir.path(),
+                livingblocks::sink::TableFormat::Csv,
+            )
+            .unwrap();
             for f in &files {
                 out.write_file("x.sgf", Some(f.len() as u64), &in_arena(f, NO_ESTIMATE))
                     .unwrap();

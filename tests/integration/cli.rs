@@ -876,7 +876,7 @@ fn compressed_tables_hold_the_plain_bytes_and_merge_and_report_read_them() {
     let bytes = |out: &str, name: &str| std::fs::read(env.dir.path().join(out).join(name)).unwrap();
     let games = rows(&env.output("plain", "games.csv"));
     assert!(
-        games.iter().any(|g| g["duplicate_of"] != ""),
+        games.iter().any(|g| !g["duplicate_of"].is_empty()),
         "a copy is named"
     );
     for table in ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"] {
