@@ -18,10 +18,11 @@ use super::{AtomicFile, ZST};
 /// a run's time.
 const LEVEL: i32 = 3;
 
-/// Where a table's bytes go: its file, or a zstd stream into it (a name ending in `.zst`).
+/// Where a table's bytes go: its file, or a zstd stream into it (a name ending in `.zst`),
+/// fed whole buffers: a stream call per row cost more than the compression.
 enum Out {
     Plain(AtomicFile),
-    Zstd(zstd::stream::write::Encoder<'static, AtomicFile>),
+    Zstd(io::BufWriter<zstd::stream::write::Encoder<'static, AtomicFile>>),
 }
 
 impl Write for Out {
@@ -104,7 +105,8 @@ impl Table {
     pub fn create(path: &Path, columns: &[&str]) -> io::Result<Table> {
         let file = AtomicFile::create(path)?;
         let out = if compressed(path) {
-            Out::Zstd(zstd::stream::write::Encoder::new(file, LEVEL)?)
+            let z = zstd::stream::write::Encoder::new(file, LEVEL)?;
+            Out::Zstd(io::BufWriter::with_capacity(1 << 17, z))
         } else {
             Out::Plain(file)
         };
@@ -250,7 +252,7 @@ impl Table {
     pub fn complete(self) -> io::Result<()> {
         match self.out {
             Out::Plain(f) => f.commit(),
-            Out::Zstd(z) => z.finish()?.commit(),
+            Out::Zstd(z) => z.into_inner().map_err(|e| e.into_error())?.finish()?.commit(),
         }
     }
 }
