@@ -1,19 +1,15 @@
-//! KataGo's networks evaluated in-process: the model format (`model`), KataGo's input
-//! features for a position (`features`, read from a board with KataGo's own rules, ladder
-//! reader, pass-alive areas and replay), the forward pass (`forward`) and the
-//! post-processing of its outputs (`output`). Pure computation on the game's types (`go`)
+//! KataGo's networks evaluated in-process, along KataGo's own seams: the network
+//! (`network`: the model format, the forward pass, the post-processing of its outputs) and
+//! the game (`game`: KataGo's rules, board, ladder reader, pass-alive areas and history, and
+//! the input features read from them). Pure computation on the game's types (`go`)
 //! alone: the file is read, and a scoring question put to the net, at the edge
 //! (`crate::engine::nn`).
 
-mod board;
-pub mod features;
-pub mod forward;
-mod history;
-mod ladder;
-pub mod model;
-pub mod output;
-mod pass_alive;
-pub mod rules;
+pub mod game;
+pub mod network;
+
+pub use game::{features, rules};
+pub use network::{forward, model, output};
 
 pub use features::{encode, NetInput, RefusedMove};
 pub use forward::{RawOutput, Scratch};

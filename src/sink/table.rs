@@ -252,7 +252,11 @@ impl Table {
     pub fn complete(self) -> io::Result<()> {
         match self.out {
             Out::Plain(f) => f.commit(),
-            Out::Zstd(z) => z.into_inner().map_err(|e| e.into_error())?.finish()?.commit(),
+            Out::Zstd(z) => z
+                .into_inner()
+                .map_err(|e| e.into_error())?
+                .finish()?
+                .commit(),
         }
     }
 }
