@@ -376,7 +376,7 @@ mod tests {
         let named = |n| KataRules::from_name(n).unwrap();
         for (r, kata) in [
             (Ruleset::Japanese, "japanese"),
-            (Ruleset::Korean, "japanese"),
+            (Ruleset::Korean, "korean"),
             (Ruleset::Unknown, "japanese"),
             (Ruleset::Chinese, "chinese"),
             (Ruleset::Ing, "chinese"),

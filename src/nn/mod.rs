@@ -38,7 +38,8 @@ pub fn evaluate(
     let options = PostOptions {
         white_to_move: input.to_move == Color::White,
         // KataGo lets a game end without a result only where a long cycle can stop it.
-        no_result_possible: rules.ko == KoRule::Simple || rules.scoring == Scoring::Territory,
+        no_result_possible: rules.game.ko == KoRule::Simple
+            || rules.scoring() == Scoring::Territory,
         legal: Some(&input.legal),
         ..PostOptions::default()
     };

@@ -321,7 +321,7 @@ impl<'a> Encoder<'a> {
         }
         let mut legal: Vec<bool> = board
             .points()
-            .map(|p| board.is_legal(p, pla, game.rules.multi_stone_suicide) && !superko[p])
+            .map(|p| board.is_legal(p, pla, game.rules.game.suicide) && !superko[p])
             .collect();
         legal.push(true);
 
@@ -350,10 +350,10 @@ impl<'a> Encoder<'a> {
         let game = self.game;
         let rules = &game.rules;
         let board = &game.board;
-        let suicide = rules.multi_stone_suicide || self.options.pass_alive_as_if_suicide;
+        let suicide = rules.game.suicide || self.options.pass_alive_as_if_suicide;
         // Territory scoring has area inputs only in the second cleanup phase, which the
         // engine never enters.
-        let (map, tax) = match (rules.scoring, rules.tax) {
+        let (map, tax) = match (rules.scoring(), rules.game.tax) {
             (Scoring::Territory, _) => return false,
             (Scoring::Area, Tax::None) => (area(board, true, true, true, suicide), 0),
             (Scoring::Area, tax) => {
@@ -456,7 +456,7 @@ impl<'a> Encoder<'a> {
             .clamp(-area - KOMI_CLIP, area + KOMI_CLIP);
         self.global[G_KOMI] = komi / 20.0;
 
-        match rules.ko {
+        match rules.game.ko {
             KoRule::Simple => {}
             KoRule::Positional => {
                 self.global[G_SUPERKO] = 1.0;
@@ -467,16 +467,16 @@ impl<'a> Encoder<'a> {
                 self.global[G_SUPERKO_KIND] = -0.5;
             }
         }
-        if rules.multi_stone_suicide {
+        if rules.game.suicide {
             self.global[G_SUICIDE] = 1.0;
         }
-        if rules.scoring == Scoring::Territory {
+        if rules.scoring() == Scoring::Territory {
             self.global[G_TERRITORY] = 1.0;
         }
-        if rules.tax != Tax::None {
+        if rules.game.tax != Tax::None {
             self.global[G_TAX] = 1.0;
         }
-        if rules.tax == Tax::All {
+        if rules.game.tax == Tax::All {
             self.global[G_TAX_ALL] = 1.0;
         }
         if !pass_end_hidden && game.pass_would_end_phase() {
@@ -485,7 +485,7 @@ impl<'a> Encoder<'a> {
         if game.has_button {
             self.global[G_BUTTON] = 1.0;
         }
-        if rules.scoring == Scoring::Area {
+        if rules.scoring() == Scoring::Area {
             self.global[G_KOMI_WAVE] = komi_wave(komi, n * n);
         }
     }

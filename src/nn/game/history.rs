@@ -97,7 +97,7 @@ impl History {
         self.consecutive_passes = 0;
         self.valid_turns = 0;
         self.white_bonus = 0.0;
-        if self.rules.scoring == Scoring::Territory {
+        if self.rules.scoring() == Scoring::Territory {
             // Territory is area less the stones each side placed, captured ones included.
             let b = &self.board;
             let placed = |c: u8| (b.count(c) + b.captured[usize::from(c)] as usize) as f32;
@@ -111,7 +111,7 @@ impl History {
     }
 
     fn situation(&self, to_move: u8) -> Situation {
-        let player = match self.rules.ko {
+        let player = match self.rules.game.ko {
             KoRule::Positional => 0,
             KoRule::Simple | KoRule::Situational => to_move,
         };
@@ -149,13 +149,13 @@ impl History {
             None => {
                 // Under simple ko a pass lifts every repetition ban, and a player passing
                 // again in the same position ends the phase.
-                if self.rules.ko == KoRule::Simple {
+                if self.rules.game.ko == KoRule::Simple {
                     self.seen.clear();
                 }
                 let here = self.board.position();
                 self.consecutive_passes += 1;
                 let passed = &mut self.passed_in[usize::from(pla)];
-                repeated_pass = self.rules.ko == KoRule::Simple && passed.contains(&here);
+                repeated_pass = self.rules.game.ko == KoRule::Simple && passed.contains(&here);
                 passed.push(here);
             }
         }
@@ -172,7 +172,7 @@ impl History {
         self.next = opp(pla);
         if let Some(l) = loc {
             self.ever_occupied[l] = true;
-            if self.rules.scoring == Scoring::Territory {
+            if self.rules.scoring() == Scoring::Territory {
                 self.white_bonus += if pla == BLACK { 1.0 } else { -1.0 };
             }
             if pla == WHITE {
@@ -181,13 +181,13 @@ impl History {
         }
         if !self.white_has_moved
             && pla == BLACK
-            && self.rules.white_handicap_bonus != HandicapBonus::Zero
+            && self.rules.game.handicap_bonus != HandicapBonus::Zero
         {
             self.white_handicap_bonus = self.handicap_bonus();
         }
 
         if self.consecutive_passes >= 2 || repeated_pass {
-            match self.rules.scoring {
+            match self.rules.scoring() {
                 Scoring::Area => {
                     if self.has_button {
                         self.has_button = false;
@@ -201,7 +201,7 @@ impl History {
                 }
             }
         }
-        if loc.is_some() && self.rules.ko == KoRule::Simple {
+        if loc.is_some() && self.rules.game.ko == KoRule::Simple {
             let now = &self.seen[self.seen.len() - 1];
             if self.seen.iter().filter(|s| *s == now).count() >= 3 {
                 self.game_finished = true;
@@ -236,7 +236,7 @@ impl History {
                 n => n,
             }
         };
-        match self.rules.white_handicap_bonus {
+        match self.rules.game.handicap_bonus {
             HandicapBonus::Zero => 0.0,
             HandicapBonus::N => stones as f32,
             HandicapBonus::NMinusOne => stones.saturating_sub(1) as f32,
@@ -261,20 +261,20 @@ impl History {
     }
 
     fn pass_repeats(&self) -> bool {
-        self.rules.ko == KoRule::Simple
+        self.rules.game.ko == KoRule::Simple
             && self.passed_in[usize::from(self.next)].contains(&self.board.position())
     }
 
     /// Under area scoring the end of the phase is the end of the game.
     pub(crate) fn pass_would_end_game(&self) -> bool {
-        self.pass_would_end_phase() && self.rules.scoring == Scoring::Area
+        self.pass_would_end_phase() && self.rules.scoring() == Scoring::Area
     }
 
     /// Whether the search would not let a pass end the game, rules being lenient about
     /// dead stones left on the board.
     pub(crate) fn friendly_pass_suppressed(&self) -> bool {
         self.rules.friendly_pass_ok
-            && self.rules.scoring == Scoring::Area
+            && self.rules.scoring() == Scoring::Area
             && self.consecutive_passes + 1 == 2
             && !self.pass_repeats()
     }
@@ -285,21 +285,21 @@ impl History {
     pub(crate) fn superko_bans(&self) -> Vec<bool> {
         let b = &self.board;
         let mut banned = vec![false; b.cells.len()];
-        if self.rules.ko == KoRule::Simple || self.moves.is_empty() {
+        if self.rules.game.ko == KoRule::Simple || self.moves.is_empty() {
             return banned;
         }
         let pla = self.next;
         for p in b.points() {
             if b.cells[p] != EMPTY
                 || (!self.ever_occupied[p] && !b.is_suicide(p, pla))
-                || b.is_illegal_suicide(p, pla, self.rules.multi_stone_suicide)
+                || b.is_illegal_suicide(p, pla, self.rules.game.suicide)
                 || p == b.ko
             {
                 continue;
             }
             let mut after = b.clone();
             after.play(p, pla);
-            let player = if self.rules.ko == KoRule::Positional {
+            let player = if self.rules.game.ko == KoRule::Positional {
                 0
             } else {
                 opp(pla)
@@ -314,14 +314,19 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::rules::Rules;
 
     /// Rules no query of this tool sets, reached only through the library: AGA's with the
     /// button, and with each handicap bonus.
     fn aga(button: bool, bonus: HandicapBonus) -> KataRules {
+        let aga = KataRules::from_name("aga").unwrap();
         KataRules {
             button,
-            white_handicap_bonus: bonus,
-            ..KataRules::from_name("aga").unwrap()
+            game: Rules {
+                handicap_bonus: bonus,
+                ..aga.game
+            },
+            ..aga
         }
     }
 
