@@ -29,6 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ["games.csv", "blocks.csv", "chains.csv", "big_eyes.csv"]
+# games.csv as the runs write it (`--compress`: games.csv.zst).
+GAMES = TABLES[0]
 KILL_AT = "LIVINGBLOCKS_KILL_AT_COMMIT_STEP"
 KILL_RECOVERY_AT = "LIVINGBLOCKS_KILL_AT_RECOVERY_STEP"
 JOURNAL = ".livingblocks-commit"
@@ -101,9 +103,10 @@ def verify(folder):
 
 
 class Runs:
-    def __init__(self, binary, work, rng, judge):
+    def __init__(self, binary, work, rng, judge, compress):
         self.binary = binary
         self.judge = judge
+        self.compress = compress
         self.work = work
         self.rng = rng
         self.counts = {}
@@ -122,7 +125,8 @@ class Runs:
         who = [] if user is None else ["setpriv", f"--reuid={user}", f"--regid={user}",
                                        "--clear-groups", "--"]
         if args[0] == "analyze":
-            args = [args[0], "--judge", self.judge, *args[1:]]
+            args = [args[0], "--judge", self.judge, *(["--compress"] if self.compress else []),
+                    *args[1:]]
         return subprocess.Popen(
             [*who, str(self.binary), *args, *(["-q"] if quiet else [])],
             cwd=self.work,
@@ -249,13 +253,13 @@ class Faults:
         if where == "plots":
             moved = (out / "plots", work / "plots-kept")
         elif where == "table":
-            moved = (out / "games.csv", work / "games-kept")
+            moved = (out / GAMES, work / "games-kept")
         if moved:
             moved[0].rename(moved[1])
         link, to, refused = {
             "lock": (".livingblocks.lock", "file", True),
             "plots": ("plots", "dir", True),
-            "table": ("games.csv", "file", True),
+            "table": (GAMES, "file", True),
             "stage": (".livingblocks-stage.planted", "dir", False),
             "journal": (JOURNAL, "file", True),
             "journal tmp": (JOURNAL + ".tmp", "file", False),
@@ -277,21 +281,21 @@ class Faults:
         how = runs.rng.choice(["row ../", "absolute row", "table row removed"])
         runs.count(f"edited manifest: {how}")
         m = out / "manifest.tsv"
-        text, games = m.read_bytes(), (out / "games.csv").read_bytes()
+        text, games = m.read_bytes(), (out / GAMES).read_bytes()
         data = (self.sentinel / "file").read_bytes()
         if how == "row ../":
             m.write_bytes(text + file_row("../sentinel/file", data).encode())
         elif how == "absolute row":
             m.write_bytes(text + file_row(str(self.sentinel / "file"), data).encode())
         else:
-            kept = [l for l in text.splitlines(True) if not l.startswith(b"file:games.csv\t")]
+            kept = [l for l in text.splitlines(True) if not l.startswith(f"file:{GAMES}\t".encode())]
             m.write_bytes(b"".join(kept))
-            (out / "games.csv").write_bytes(games + games.splitlines(True)[-1])
+            (out / GAMES).write_bytes(games + games.splitlines(True)[-1])
         for cmd in (["report", "out"], ["report", "out", "--edited"], ["analyze", name, "--out", "out"]):
             rc, err = runs.run(cmd)
             self.expect(rc, err, (2,), f"edited manifest: {how}: {' '.join(cmd)}")
         m.write_bytes(text)
-        (out / "games.csv").write_bytes(games)
+        (out / GAMES).write_bytes(games)
 
     def edited_journal(self, name, held):
         """A journal whose names lead out of the folder."""
@@ -299,7 +303,7 @@ class Faults:
         how = runs.rng.choice(["old ../", "new ../", "absolute stage"])
         runs.count(f"edited journal: {how}")
         stage = str(self.sentinel / "dir") if how == "absolute stage" else ".livingblocks-stage.e"
-        j = {"stage": stage, "manifest": "1 x", "old": ["manifest.tsv"], "new": ["games.csv"]}
+        j = {"stage": stage, "manifest": "1 x", "old": ["manifest.tsv"], "new": [GAMES]}
         j["old" if how == "old ../" else "new"].append("../sentinel/file")
         (out / JOURNAL).write_text(json.dumps(j))
         rc, err = runs.run(runs.rng.choice([["analyze", name, "--out", "out"], ["report", "out"]]))
@@ -393,6 +397,7 @@ class Faults:
 
 
 def main():
+    global TABLES, GAMES
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", type=Path)
     ap.add_argument("--seconds", type=float, default=60)
@@ -402,7 +407,12 @@ def main():
     # The outputs' protocol is what is stressed: the estimate judges, so that a run lasts
     # tenths of a second; `--judge b10` stresses the default run, the net's load included.
     ap.add_argument("--judge", choices=["estimate", "b10"], default="estimate")
+    # Every run writes compressed tables (games.csv.zst, ...).
+    ap.add_argument("--compress", action="store_true")
     a = ap.parse_args()
+    if a.compress:
+        TABLES = [t + ".zst" for t in TABLES]
+        GAMES = TABLES[0]
     binary = a.binary.resolve() if a.binary else None
     if binary is None:
         found = [ROOT / "target" / k / "livingblocks" for k in ("release", "debug")]
@@ -422,7 +432,7 @@ def main():
             (work / name).mkdir()
             for i, r in enumerate(chosen):
                 shutil.copy(r, work / name / f"{i:03}.sgf")
-        runs = Runs(binary, work, rng, a.judge)
+        runs = Runs(binary, work, rng, a.judge, a.compress)
 
         # The clean runs: each input set whole and in two shards, merged.
         clean = {}

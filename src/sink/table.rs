@@ -1,5 +1,6 @@
-//! One CSV table written row by row into an `AtomicFile`, with the field formatting every
-//! table shares (numbers without allocation, empty for absent, 1/0 flags).
+//! One CSV table written row by row into an `AtomicFile`, plain or as one zstd stream
+//! (`--compress`), with the field formatting every table shares (numbers without
+//! allocation, empty for absent, 1/0 flags).
 //!
 //! Rows are joined by hand and written whole: csv's writer, with its per-field state machine
 //! and copies, was a tenth of a whole run (docs/performance.md). The csv crate still decides,
@@ -14,8 +15,8 @@ use csv::ByteRecord;
 
 use super::{AtomicFile, ZST};
 
-/// The zstd level of `--compress`: zstd's default, a fifth of the size at a few percent of
-/// a run's time.
+/// The zstd level of `--compress`: zstd's own default, most of the gain for little of the
+/// time (docs/performance.md).
 const LEVEL: i32 = 3;
 
 /// Where a table's bytes go: its file, or a zstd stream into it (a name ending in `.zst`),
