@@ -26,7 +26,7 @@ timed() {
   shift
   /usr/bin/time -f "%e %M" -o "$dir/time" "$@"
   read -r wall rss <"$dir/time"
-  printf 'scale-bench: %-28s %8.1f s  %9d KB peak RSS\n' "$what" "$wall" "$rss"
+  printf 'scale-bench: %-34s %8.1f s  %9d KB peak RSS\n' "$what" "$wall" "$rss"
 }
 rm -rf "$dir/plain" "$dir/zst" "$dir/s0" "$dir/s1" "$dir/merged"
 timed "analyze" "$bin" analyze "$dir/games" --out "$dir/plain" -j 2 -q
