@@ -61,16 +61,9 @@ fn outside(name: &str) -> io::Error {
     ))
 }
 
-/// The outputs every run writes at the top of DIR; `plots/` holds the rest.
-pub const OUTPUTS: [&str; 13] = [
-    "games.csv",
-    "blocks.csv",
-    "chains.csv",
-    "big_eyes.csv",
-    "games.csv.zst",
-    "blocks.csv.zst",
-    "chains.csv.zst",
-    "big_eyes.csv.zst",
+/// The outputs every run writes at the top of DIR beside the tables (`TABLE_FILES`);
+/// `plots/` holds the rest.
+pub const OUTPUTS: [&str; 5] = [
     "report.md",
     "report.html",
     "summary.csv",

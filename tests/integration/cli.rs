@@ -834,22 +834,10 @@ fn merge_refuses_shards_that_name_their_inputs_differently() {
 /// stale table.
 #[test]
 fn compressed_tables_hold_the_plain_bytes_and_merge_and_report_read_them() {
-    let env = TestEnv::new();
-    let dir = crate::util::corpus().join("Shusaku");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    for f in files.iter().take(24) {
-        env.write(
-            f.file_name().unwrap().to_str().unwrap(),
-            std::fs::read(f).unwrap(),
-        );
-    }
+    let env = crate::util::env_with_corpus_games(24);
     // The first 100 moves of a game, named to come first: a copy the whole record, met
     // later, takes over from, so that games.csv is named again.
-    let whole = std::fs::read_to_string(&files[0]).unwrap();
+    let whole = std::fs::read_to_string(&crate::util::corpus_games(1)[0]).unwrap();
     let cut = whole.match_indices(";B[").chain(whole.match_indices(";W["));
     let mut starts: Vec<usize> = cut.map(|(i, _)| i).collect();
     starts.sort_unstable();

@@ -312,31 +312,13 @@ fn the_net_judges_the_pro_sample_as_katago() {
     assert!(within >= 287, "within 1 in {within}/300");
 }
 
-/// The first `n` games of Shusaku in the embedded corpus, copied into a test folder.
-fn env_with_corpus_games(n: usize) -> crate::util::TestEnv {
-    let env = crate::util::TestEnv::new();
-    let corpus = crate::util::corpus().join("Shusaku");
-    let mut files: Vec<_> = std::fs::read_dir(&corpus)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    for f in files.iter().take(n) {
-        env.write(
-            f.file_name().unwrap().to_str().unwrap(),
-            std::fs::read(f).unwrap(),
-        );
-    }
-    env
-}
-
 #[test]
 fn net_tables_are_the_same_at_any_thread_count_and_name_the_net() {
     let Some(net) = net_file(NETS[0].0) else {
         return;
     };
     let net = net.display().to_string();
-    let env = env_with_corpus_games(6);
+    let env = crate::util::env_with_corpus_games(6);
     for (out, j) in [("one", "1"), ("two", "2")] {
         let o = env.run(&["analyze", "in", "--out", out, "--net", &net, "-j", j, "-q"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -363,7 +345,7 @@ fn merge_refuses_shards_judged_by_different_nets() {
     let (Some(b10), Some(b15)) = (net_file(NETS[0].0), net_file(NETS[1].0)) else {
         return;
     };
-    let env = env_with_corpus_games(6);
+    let env = crate::util::env_with_corpus_games(6);
     for (k, net) in [("0", &b10), ("1", &b15)] {
         let shard = format!("{k}/2");
         let out = format!("s{k}");
@@ -383,7 +365,7 @@ fn show_judges_with_the_net() {
     let Some(net) = net_file(NETS[1].0) else {
         return;
     };
-    let env = env_with_corpus_games(6);
+    let env = crate::util::env_with_corpus_games(6);
     let mut files: Vec<_> = std::fs::read_dir(env.input())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -405,7 +387,7 @@ fn show_judges_with_the_net() {
 /// `score_source` names, and shards judged by the estimate refused beside the net's.
 #[test]
 fn the_carried_net_judges_by_default_and_merges_like_one_run() {
-    let env = env_with_corpus_games(6);
+    let env = crate::util::env_with_corpus_games(6);
     let run = |args: &[&str]| {
         let o = env.run(args);
         assert!(
@@ -505,7 +487,7 @@ fn every_kernel_gives_the_same_bits() {
 /// any work.
 #[test]
 fn a_run_on_the_portable_kernel_writes_the_same_tables() {
-    let env = env_with_corpus_games(1);
+    let env = crate::util::env_with_corpus_games(1);
     let run = |out: &str, vars: &[(&str, &str)]| {
         let o = env.run_with(&["analyze", "in", "--out", out, "-q"], vars);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -631,7 +613,7 @@ fn a_net_in_two_gzip_members_is_read_whole() {
         gz.write_all(half).unwrap();
         file.extend(gz.finish().unwrap());
     }
-    let env = env_with_corpus_games(1);
+    let env = crate::util::env_with_corpus_games(1);
     std::fs::write(env.dir.path().join("two.bin.gz"), file).unwrap();
     for (out, extra) in [("carried", &[][..]), ("two", &["--net", "two.bin.gz"][..])] {
         let mut args = vec!["analyze", "in", "--out", out, "-q"];

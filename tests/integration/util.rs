@@ -161,3 +161,27 @@ pub fn killed_at(env: &TestEnv, args: &[&str], var: &str, step: usize) -> bool {
         }
     }
 }
+
+/// The first `n` games of Shusaku in the embedded corpus (sorted by name), copied into a
+/// test folder.
+pub fn env_with_corpus_games(n: usize) -> TestEnv {
+    let env = TestEnv::new();
+    for f in corpus_games(n) {
+        env.write(
+            f.file_name().unwrap().to_str().unwrap(),
+            std::fs::read(&f).unwrap(),
+        );
+    }
+    env
+}
+
+/// The paths of those games.
+pub fn corpus_games(n: usize) -> Vec<PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(corpus().join("Shusaku"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files.truncate(n);
+    files
+}

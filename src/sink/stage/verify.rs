@@ -81,8 +81,9 @@ pub fn check_out(dir: &Path) -> Result<(), FolderError> {
             m.files().into_iter().map(|(f, _)| f).collect()
         }
     };
-    let mut names: Vec<String> = OUTPUTS
+    let mut names: Vec<String> = TABLE_FILES
         .iter()
+        .chain(&OUTPUTS)
         .filter(|f| **f != "manifest.tsv")
         .map(|f| f.to_string())
         .collect();
