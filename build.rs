@@ -42,7 +42,12 @@ fn main() {
     if !net_files.iter().all(|f| nets.join(f).is_file()) {
         skips.push("the tests of --net against KataGo's nets: scripts/get-net.sh fetches them");
     }
+    // Cargo shows these again at every build until the script runs again, which it does
+    // when a file of the package changes: the warning says how to refresh it.
     for s in skips {
-        println!("cargo:warning=cargo test skips {s}");
+        println!(
+            "cargo:warning=cargo test skips {s} (as of this script's last run: `touch build.rs` \
+             after installing what is missing)"
+        );
     }
 }

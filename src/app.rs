@@ -1,18 +1,16 @@
 //! Orchestration only: inputs → parallel analysis → writers in input order → run totals.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::analyze::{analyze_file_with, prepare, EstimateFor, Options, Prepared};
 use crate::duplicates::Duplicates;
-use crate::engine::nn::RunNet;
-use crate::engine::{Katago, KatagoSpec, NetSource};
+use crate::engine::{Judge, KatagoSpec, NetSource, Ticket};
 use crate::report::{self, Tally};
 use crate::row::{FileAnalysis, GameRow, Status};
-use crate::score::judgement::{EngineAnswer, EngineQuery, NoAnswer};
 use crate::sink::{
     stage, Cleanup, CommitError, FolderError, Manifest, OutputLock, Outputs, RunStats, Stage,
     TableFormat,
@@ -130,6 +128,47 @@ pub fn analyze(
     progress: &dyn Progress,
     cancel: &AtomicI32,
 ) -> Result<RunReport, AppError> {
+    in_out_folder(&config.out, || run(config, progress, cancel))
+}
+
+/// Runs `work`, which writes its outputs into `out`. Where the work made `out` (`create_out`)
+/// and fails (stopped by a signal, say) with nothing written, the empty folder goes too; a
+/// folder that was there before, or that holds anything, stays.
+pub fn in_out_folder<T>(
+    out: &std::path::Path,
+    work: impl FnOnce() -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let result = work();
+    let mut made = made();
+    if made.as_deref() == Some(out) {
+        if result.is_err() {
+            let _ = std::fs::remove_dir(out);
+        }
+        *made = None;
+    }
+    result
+}
+
+/// The output folder this process made, for `remove_made`.
+fn made() -> std::sync::MutexGuard<'static, Option<PathBuf>> {
+    static MADE: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+    MADE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes the output folder this process made, if it is still empty: when a second signal
+/// ends the process at once (after its stage and lock are removed).
+pub fn remove_made() {
+    if let Some(out) = made().as_ref() {
+        let _ = std::fs::remove_dir(out);
+    }
+}
+
+fn run(
+    config: &AnalyzeConfig,
+    progress: &dyn Progress,
+    cancel: &AtomicI32,
+) -> Result<RunReport, AppError> {
     let start = Instant::now();
     check_out_path(&config.out)?;
     let mut inputs = source::collect(&config.roots, Some(&config.out)).map_err(AppError::Usage)?;
@@ -139,12 +178,9 @@ pub fn analyze(
         inputs.retain(|name| shard.holds(name));
     }
     let stopped = || cancel.load(Ordering::SeqCst);
-    // Loaded before any work: a net that cannot be used is a configuration error.
-    let net = config.net.as_ref().map(RunNet::open).transpose()?;
-    let mut engine = match &config.katago {
-        Some(spec) => Some(Katago::start(spec, &stopped)?),
-        None => None,
-    };
+    // Loaded or started before any work: a judge that cannot be used is a configuration
+    // error.
+    let mut judge = Judge::open(config.katago.as_ref(), config.net.as_ref(), &stopped)?;
     create_out(&config.out)?;
     // Held until the run returns, after its outputs are committed or removed.
     let lock = OutputLock::acquire(&config.out)?;
@@ -179,11 +215,7 @@ pub fn analyze(
         work: Vec::new(),
         work_bytes: 0,
         pending: None,
-        engine: engine.as_mut(),
-        asked: None,
-        questions: 0,
-        net: net.as_ref(),
-        judged: AtomicU64::new(0),
+        judge: &mut judge,
     };
     for input in inputs.iter() {
         source::for_each_unit(&input, run.cap, &mut |unit| {
@@ -195,27 +227,27 @@ pub fn analyze(
         run.stats.inputs += 1;
     }
     run.drain()?;
-    let questions = run.questions;
-    let judged = run.judged.into_inner();
     let (stats, mut tally, duplicates) = (run.stats, run.tally, run.duplicates);
-    let engine_report = engine.as_ref().map(|e| EngineReport {
+    let asked = judge.asked();
+    let engine_report = judge.engine().map(|e| EngineReport {
         version: e.version.clone(),
         model: e.model.clone(),
         visits: config.katago.as_ref().map_or(0, |k| k.visits),
-        asked: questions,
+        asked,
         restarts: e.restarts,
         busy: e.busy(),
     });
-    drop(engine);
-    let net_report = net.as_ref().map(|n| {
+    let net_report = judge.net().map(|n| {
         let (model, model_version, sha256) = n.describe();
         NetReport {
             model,
             model_version,
             sha256,
-            asked: judged,
+            asked,
         }
     });
+    // The engine's process ends here, before the outputs are committed.
+    drop(judge);
     let engine_entry =
         |f: fn(&EngineReport) -> String| engine_report.as_ref().map_or(String::new(), f);
     let write_err = AppError::write(&config.out);
@@ -276,7 +308,7 @@ pub fn analyze(
         let games = staged.path().join(config.tables.file("games.csv"));
         crate::sink::games::name_copies(&games, duplicates.resolve())
             .map_err(AppError::write(&config.out))?;
-        let engine_used = config.katago.is_some() || config.net.is_some();
+        let engine_used = net_report.is_some() || engine_report.is_some();
         let recounted = recount(&mut tally, &duplicates, &finder, config.options)
             .map_err(AppError::write(&config.out))?;
         if engine_used || !recounted {
@@ -284,7 +316,7 @@ pub fn analyze(
         }
     }
     // With an engine, the diagrams count with its dead stones, read back from games.csv.
-    let judged = config.katago.is_some() || config.net.is_some();
+    let judged = net_report.is_some() || engine_report.is_some();
     report::write(
         staged.path(),
         &tally,
@@ -306,13 +338,25 @@ pub fn analyze(
     })
 }
 
-/// Creates an output folder (and its parents) where there is none (`check_out_path` first).
+/// Creates an output folder (and its parents) where there is none (`check_out_path` first);
+/// a folder this call made is remembered, for `in_out_folder` to remove if the work fails.
 pub fn create_out(out: &std::path::Path) -> Result<(), FolderError> {
     check_out_path(out)?;
-    std::fs::create_dir_all(out).map_err(|source| FolderError::CannotCreate {
+    let cannot = |source| FolderError::CannotCreate {
         dir: out.to_path_buf(),
         source,
-    })
+    };
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(cannot)?;
+    }
+    match std::fs::create_dir(out) {
+        Ok(()) => {
+            *made() = Some(out.to_path_buf());
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && out.is_dir() => Ok(()),
+        Err(e) => Err(cannot(e)),
+    }
 }
 
 /// Refuses, before any work, an `--out` that is a file or lies under one, by name, not with
@@ -429,25 +473,50 @@ struct Batcher<'a> {
     work: Vec<Work>,
     /// Bytes held by the batch's members, bounded so memory stays flat.
     work_bytes: usize,
-    /// The last batch analysed, not yet written.
-    pending: Option<(Vec<Work>, Results)>,
-    /// With `--katago`: the engine, and the batch whose questions it is answering, prepared
-    /// (by work, by game tree: the question's id, or why it could not be asked).
-    engine: Option<&'a mut Katago>,
-    asked: Option<(Vec<Work>, Vec<Ready>, Asked)>,
-    /// Questions sent to the engine.
-    questions: u64,
-    /// With `--net`: the net, asked by each worker about its own files.
-    net: Option<&'a RunNet>,
-    /// Positions the net judged.
-    judged: AtomicU64,
+    /// The last batch staged, not yet written: analysed, or waiting for its judge's answers.
+    pending: Option<(Vec<Work>, Batch)>,
+    /// Who judges the positions the options select.
+    judge: &'a mut Judge,
 }
 
-/// A unit of work read (its size, where it could be read) and prepared.
-type Ready = (Option<u64>, Prepared);
+/// A unit of work read and staged: analysed, or prepared with its questions asked.
+enum Staged {
+    /// Its size (where it could be read) and analysis.
+    Done(Option<u64>, FileAnalysis),
+    /// Its size, prepared, and each game tree's question (`None`: not asked).
+    Asked(Option<u64>, Prepared, Vec<Option<Ticket>>),
+}
 
-/// The questions of a batch, by work and game tree.
-type Asked = Vec<Vec<Option<Result<u64, NoAnswer>>>>;
+impl Staged {
+    /// Whether every answer the file needs is at hand.
+    fn answered(&self) -> bool {
+        match self {
+            Staged::Done(..) => true,
+            Staged::Asked(_, _, tickets) => tickets
+                .iter()
+                .flatten()
+                .all(|t| matches!(t, Ticket::Answered(_))),
+        }
+    }
+
+    /// The file analysed with its answers; call once `answered`.
+    fn analyze(self, w: &Work, options: Options) -> (Option<u64>, FileAnalysis) {
+        debug_assert!(self.answered(), "a file analysed before its answers came");
+        match self {
+            Staged::Done(bytes, a) => (bytes, a),
+            Staged::Asked(bytes, p, tickets) => {
+                let answers: Vec<_> = tickets
+                    .into_iter()
+                    .map(|t| t.and_then(|t| t.answered().ok()))
+                    .collect();
+                (bytes, numbered(w, p.analyze(options, &answers)))
+            }
+        }
+    }
+}
+
+/// A batch staged, in order; `None` where the run was cancelled first.
+type Batch = Vec<Option<Staged>>;
 
 /// Files per batch with an engine: its questions are queued while the batch before is
 /// answered, so the engine always has a batch of work, and the progress moves in steps an
@@ -463,7 +532,7 @@ impl Batcher<'_> {
             self.work_bytes += m.bytes.as_ref().map_or(0, Vec::len);
         }
         self.work.push(w);
-        let batch = if self.engine.is_some() || self.net.is_some() {
+        let batch = if self.judge.asks() {
             ENGINE_BATCH
         } else {
             BATCH
@@ -474,35 +543,40 @@ impl Batcher<'_> {
         Ok(())
     }
 
-    /// Analyses the gathered batch while the previous one is written: with two or more
-    /// threads, writing no longer leaves the workers idle. Warnings and totals for a batch
-    /// follow once it is written.
+    /// Stages the gathered batch (each file read, prepared and asked about, and analysed
+    /// where its answers are at hand) while the batch before is written, if its answers are
+    /// all at hand; then sends this batch's questions to the engine, and only then waits for
+    /// the answers the batch before still needs, so that the engine always has a batch of
+    /// work. Warnings and totals for a batch follow once it is written.
     fn flush(&mut self) -> Result<(), AppError> {
-        if self.engine.is_some() {
-            return self.flush_judged();
-        }
-        let cap = self.cap;
-        let options = self.options;
-        let cancel = self.cancel;
-        let net = self.net.map(|n| (n, &self.judged));
+        let (cap, options, cancel) = (self.cap, self.options, self.cancel);
         let work = std::mem::take(&mut self.work);
         self.work_bytes = 0;
-        let previous = self.pending.take();
+        let (ready, waiting) = match self.pending.take() {
+            Some((w, b)) if b.iter().flatten().all(Staged::answered) => (Some((w, b)), None),
+            previous => (None, previous),
+        };
         let outputs = &mut *self.outputs;
         let tally = &mut self.tally;
         let duplicates = &mut self.duplicates;
-        let (written, results) = self.pool.install(|| {
+        let judge = &*self.judge;
+        let (written, mut staged) = self.pool.install(|| {
             rayon::join(
                 || {
-                    previous.map(|(w, mut r)| {
+                    ready.map(|(w, b)| {
+                        let mut r: Results = w
+                            .iter()
+                            .zip(b)
+                            .map(|(w, s)| s.map(|s| s.analyze(w, options)))
+                            .collect();
                         write_rows(outputs, tally, duplicates, &w, &mut r).map(|()| (w, r))
                     })
                 },
-                || -> Results {
+                || -> Batch {
                     work.par_iter()
                         .map(|w| {
                             (cancel.load(Ordering::Relaxed) == 0)
-                                .then(|| process(w, cap, options, net))
+                                .then(|| stage(w, cap, options, judge))
                         })
                         .collect()
                 },
@@ -512,72 +586,52 @@ impl Batcher<'_> {
             let (w, r) = done.map_err(AppError::write(self.out))?;
             self.account(&w, &r)?;
         }
+        for s in staged.iter_mut().flatten() {
+            if let Staged::Asked(_, _, tickets) = s {
+                tickets
+                    .iter_mut()
+                    .flatten()
+                    .for_each(|t| self.judge.send(t));
+            }
+        }
+        if let Some((w, b)) = waiting {
+            self.finish(w, b)?;
+        }
         let signal = cancel.load(Ordering::Relaxed);
         if signal != 0 {
             return Err(AppError::Interrupted(signal));
         }
         if !work.is_empty() {
-            self.pending = Some((work, results));
+            self.pending = Some((work, staged));
         }
         Ok(())
     }
 
-    /// `flush` with an engine: asks the engine about the gathered batch, then analyses and
-    /// writes the batch asked before, with its answers.
-    fn flush_judged(&mut self) -> Result<(), AppError> {
-        let (cap, options, cancel) = (self.cap, self.options, self.cancel);
-        let work = std::mem::take(&mut self.work);
-        self.work_bytes = 0;
-        // Each file read, decoded, parsed and replayed once: its questions now, its analysis
-        // with the answers.
-        let prepared: Vec<Ready> = self
-            .pool
-            .install(|| work.par_iter().map(|w| prepare_work(w, cap)).collect());
-        let questions: Vec<Vec<Option<Result<EngineQuery, NoAnswer>>>> =
-            prepared.iter().map(|(_, p)| p.queries(options)).collect();
-        let engine = self.engine.as_mut().expect("an engine");
-        let asked: Asked = questions
-            .into_iter()
-            .map(|trees| {
-                trees
-                    .into_iter()
-                    .map(|q| q.map(|q| q.map(|q| engine.submit(&q))))
-                    .collect()
-            })
-            .collect();
-        self.questions += asked
-            .iter()
-            .flatten()
-            .flatten()
-            .filter(|q| q.is_ok())
-            .count() as u64;
-        let previous = self.asked.take();
-        if !work.is_empty() {
-            self.asked = Some((work, prepared, asked));
-        }
-        let Some((work, prepared, asked)) = previous else {
-            return Ok(());
-        };
+    /// Waits for the answers a staged batch needs, in input order, then analyses and writes
+    /// it.
+    fn finish(&mut self, work: Vec<Work>, batch: Batch) -> Result<(), AppError> {
+        let (options, cancel) = (self.options, self.cancel);
         let stopped = || cancel.load(Ordering::SeqCst);
-        let mut answers: Vec<Vec<Option<EngineAnswer>>> = Vec::with_capacity(asked.len());
-        for trees in asked {
-            let mut file = Vec::with_capacity(trees.len());
-            for q in trees {
-                file.push(match q {
-                    None => None,
-                    Some(Err(why)) => Some(Err(why)),
-                    Some(Ok(id)) => Some(engine.wait(id, &stopped)?),
-                });
-            }
-            answers.push(file);
+        let mut answered = Vec::with_capacity(batch.len());
+        for s in batch {
+            answered.push(match s {
+                Some(Staged::Asked(bytes, p, tickets)) => {
+                    let mut at_hand = Vec::with_capacity(tickets.len());
+                    for t in tickets {
+                        at_hand.push(match t {
+                            Some(t) => Some(Ticket::Answered(self.judge.answer(t, &stopped)?)),
+                            None => None,
+                        });
+                    }
+                    Some(Staged::Asked(bytes, p, at_hand))
+                }
+                s => s,
+            });
         }
         let mut results: Results = self.pool.install(|| {
             work.par_iter()
-                .zip(prepared)
-                .zip(&answers)
-                .map(|((w, (bytes, p)), a)| {
-                    (stopped() == 0).then(|| (bytes, numbered(w, p.analyze(options, a))))
-                })
+                .zip(answered)
+                .map(|(w, s)| s.filter(|_| stopped() == 0).map(|s| s.analyze(w, options)))
                 .collect()
         });
         write_rows(
@@ -588,12 +642,7 @@ impl Batcher<'_> {
             &mut results,
         )
         .map_err(AppError::write(self.out))?;
-        self.account(&work, &results)?;
-        let signal = stopped();
-        if signal != 0 {
-            return Err(AppError::Interrupted(signal));
-        }
-        Ok(())
+        self.account(&work, &results)
     }
 
     /// Writes what is still pending; call once, after the last `push`.
@@ -696,9 +745,6 @@ fn recount(
     Ok(true)
 }
 
-/// With `--net`: the net, and the count of the positions it judged.
-type NetUse<'a> = Option<(&'a RunNet, &'a AtomicU64)>;
-
 /// Reads one unit of work: its bytes, or the row of why they cannot be had.
 fn bytes_of(w: &Work, cap: u64) -> Result<std::borrow::Cow<'_, [u8]>, Box<GameRow>> {
     let failed = |game, e: &source::InputError| Box::new(GameRow::of_error(game, e));
@@ -710,15 +756,6 @@ fn bytes_of(w: &Work, cap: u64) -> Result<std::borrow::Cow<'_, [u8]>, Box<GameRo
             Ok(bytes) => Ok(std::borrow::Cow::Borrowed(&bytes[..])),
             Err(e) => Err(failed(m.game, e)),
         },
-    }
-}
-
-/// Reads and prepares one unit of work for an engine's questions; a read failure is a row
-/// like any other.
-fn prepare_work(w: &Work, cap: u64) -> Ready {
-    match bytes_of(w, cap) {
-        Ok(bytes) => (Some(bytes.len() as u64), prepare(&bytes)),
-        Err(row) => (None, Prepared::failed(*row)),
     }
 }
 
@@ -738,33 +775,32 @@ fn numbered(w: &Work, mut a: FileAnalysis) -> FileAnalysis {
     a
 }
 
-/// Reads and analyses one unit of work; a read failure is a row like any other. Without a
-/// net the analysis runs in the worker's per-file arena (`alloc::scoped`); with one, the
-/// file is prepared once, its positions judged, then analysed, outside the arena, whose
-/// chunk the net's buffers would outlive.
-fn process(w: &Work, cap: u64, options: Options, net: NetUse) -> (Option<u64>, FileAnalysis) {
+/// Reads one unit of work and stages it; a read failure is a row like any other. Where the
+/// estimate alone judges, the analysis runs in the worker's per-file arena
+/// (`alloc::scoped`); otherwise the file is prepared once and its positions asked about,
+/// outside the arena, whose chunk a net's buffers would outlive, and analysed at once where
+/// the answers are at hand (a net's).
+fn stage(w: &Work, cap: u64, options: Options, judge: &Judge) -> Staged {
     let bytes = match bytes_of(w, cap) {
         Ok(b) => b,
-        Err(row) => return (None, FileAnalysis::failed(*row)),
+        Err(row) => return Staged::Done(None, FileAnalysis::failed(*row)),
     };
-    let a = match net {
-        None => crate::alloc::scoped(|| analyze_file_with(&bytes, options)),
-        Some((net, judged)) => {
-            let p = prepare(&bytes);
-            let answers: Vec<Option<EngineAnswer>> = p
-                .queries(options)
-                .into_iter()
-                .map(|q| {
-                    q.map(|q| {
-                        q.and_then(|q| {
-                            judged.fetch_add(1, Ordering::Relaxed);
-                            net.judge(&q)
-                        })
-                    })
-                })
-                .collect();
-            p.analyze(options, &answers)
-        }
-    };
-    (Some(bytes.len() as u64), numbered(w, a))
+    let size = Some(bytes.len() as u64);
+    if !judge.asks() {
+        let a = crate::alloc::scoped(|| analyze_file_with(&bytes, options));
+        return Staged::Done(size, numbered(w, a));
+    }
+    let p = prepare(&bytes);
+    let tickets = p
+        .queries(options)
+        .into_iter()
+        .map(|q| q.and_then(|q| judge.ask(q)))
+        .collect();
+    let staged = Staged::Asked(size, p, tickets);
+    if staged.answered() {
+        let (bytes, a) = staged.analyze(w, options);
+        Staged::Done(bytes, a)
+    } else {
+        staged
+    }
 }

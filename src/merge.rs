@@ -28,6 +28,15 @@ pub fn merge(
     diagrams: usize,
     cancel: &AtomicI32,
 ) -> Result<RunReport, AppError> {
+    crate::app::in_out_folder(out, || merge_into(shards, out, diagrams, cancel))
+}
+
+fn merge_into(
+    shards: &[PathBuf],
+    out: &Path,
+    diagrams: usize,
+    cancel: &AtomicI32,
+) -> Result<RunReport, AppError> {
     let start = Instant::now();
     crate::app::check_out_path(out)?;
     let manifests = check_shards(shards)?;

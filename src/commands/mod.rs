@@ -44,6 +44,7 @@ pub fn stop_on_signals() -> Arc<AtomicI32> {
                 {
                     livingblocks::sink::stage::remove_live_stages();
                     livingblocks::sink::lock::remove_held();
+                    livingblocks::app::remove_made();
                     std::process::exit(i32::from(exit::interrupted(signal)));
                 }
             }

@@ -2,15 +2,15 @@
 //! stones, as text or SVG.
 
 use std::path::Path;
+use std::sync::atomic::Ordering;
 
 use livingblocks::analyze::{examine, Judged};
 use livingblocks::app::AppError;
-use livingblocks::engine::{Katago, NetJudge, NetSource};
+use livingblocks::engine::{Judge, NetSource};
 use livingblocks::look::{open, Look, EVERY_GAME};
 use livingblocks::report::diagrams::{show_diagram, show_text, title as diagram_title};
 use livingblocks::report::record::position_sgf;
 use livingblocks::row::GameRow;
-use livingblocks::score::judgement::{EngineAnswer, EngineQuery};
 use livingblocks::source::{Finder, Root};
 
 use crate::cli::ShowArgs;
@@ -78,27 +78,26 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     // then analysed once, for the drawing and the engine's text alike.
     let g = open(&bytes, game, args.moves)
         .map_err(|e| AppError::Usage(format!("{}: {e}", args.file.display())))?;
-    let mut judge = match (
-        args.katago.to_spec().map_err(AppError::Usage)?,
-        // The carried net judges the final position only: a move shown is not judged.
-        args.katago
-            .net()
-            .filter(|n| args.moves.is_none() || *n != NetSource::Carried),
-    ) {
-        (Some(spec), _) => Some(katago_judge(&spec)?),
-        (None, Some(net)) => Some(net_judge(&net)?),
-        (None, None) => None,
-    };
-    let answer = match &mut judge {
-        Some(judge) => Some(match g.query() {
-            Ok(q) => judge.ask(&q)?,
-            Err(why) => Err(why),
-        }),
+    let spec = args.katago.to_spec().map_err(AppError::Usage)?;
+    // The carried net judges the final position only: a move shown is not judged.
+    let net = args
+        .katago
+        .net()
+        .filter(|n| args.moves.is_none() || *n != NetSource::Carried);
+    // Only an engine is waited for: without one, a signal ends `show` at once.
+    let cancel = spec.as_ref().map(|_| super::stop_on_signals());
+    let stopped = || cancel.as_ref().map_or(0, |c| c.load(Ordering::SeqCst));
+    let mut judge = Judge::open(spec.as_ref(), net.as_ref(), &stopped)?;
+    let head = head(&mut judge, spec.as_ref().map_or(0, |s| s.visits));
+    let answer = match judge.ask(g.query()) {
+        Some(t) => Some(judge.answer(t, &stopped)?),
         None => None,
     };
+    // An engine's process ends here, before the drawing is written or printed.
+    drop(judge);
     let examined = examine(&g, EVERY_GAME, answer.as_ref().map(Judged::Answer));
     let l = Look::of(&examined);
-    let judged = judge.map(|j| judgement(&examined.row(), &j.head));
+    let judged = head.map(|head| judgement(&examined.row(), &head));
     if let Some(asked) = args.moves.filter(|&m| m > l.moves && !args.quiet) {
         progress::note(&format!(
             "{}: the record has {} moves, not {asked}: this is its end",
@@ -130,51 +129,18 @@ pub fn run(args: &ShowArgs) -> Result<(), AppError> {
     Ok(())
 }
 
-/// Asks a question of a judge.
-type Ask = dyn FnMut(&EngineQuery) -> Result<EngineAnswer, AppError>;
-
-/// What judges the final position: KataGo, or a net evaluated in-process.
-struct Judge {
-    head: String,
-    ask: Box<Ask>,
-}
-
-impl Judge {
-    fn ask(&mut self, q: &EngineQuery) -> Result<EngineAnswer, AppError> {
-        (self.ask)(q)
+/// The line that names the judge above its words; `None` for the estimate, which has none.
+fn head(judge: &mut Judge, visits: u32) -> Option<String> {
+    if let Some(engine) = judge.engine() {
+        return Some(format!(
+            "KataGo {} ({}, {visits} visits)",
+            engine.version, engine.model
+        ));
     }
-}
-
-/// KataGo, started.
-fn katago_judge(spec: &livingblocks::engine::KatagoSpec) -> Result<Judge, AppError> {
-    let cancel = super::stop_on_signals();
-    let stopped = move || cancel.load(std::sync::atomic::Ordering::SeqCst);
-    let mut engine = Katago::start(spec, &stopped)?;
-    let head = format!(
-        "KataGo {} ({}, {} visits)",
-        engine.version, engine.model, spec.visits
-    );
-    Ok(Judge {
-        head,
-        ask: Box::new(move |q| {
-            let id = engine.submit(q);
-            Ok(engine.wait(id, &stopped)?)
-        }),
-    })
-}
-
-/// A KataGo net, loaded.
-fn net_judge(source: &NetSource) -> Result<Judge, AppError> {
-    let net = NetJudge::of(source)?;
-    let head = format!(
-        "KataGo net {} (model version {}, in-process)",
-        net.name(),
-        net.model_version()
-    );
-    Ok(Judge {
-        head,
-        ask: Box::new(move |q| Ok(net.judge(q))),
-    })
+    let (name, version, _) = judge.net()?.describe();
+    Some(format!(
+        "KataGo net {name} (model version {version}, in-process)"
+    ))
 }
 
 /// The judgement of a game, as `analyze --katago` or `--net` writes it in games.csv, as

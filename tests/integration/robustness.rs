@@ -329,11 +329,10 @@ fn a_write_error_mid_run_exits_1_without_a_success_summary() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("wrote"), "{stderr}");
-    let left: Vec<_> = std::fs::read_dir(env.dir.path().join("out"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert!(left.is_empty(), "no table left behind: {left:?}");
+    assert!(
+        !env.dir.path().join("out").exists(),
+        "no table left behind, nor the folder the run made"
+    );
 }
 
 /// Enough work to be interrupted: the embedded corpus, four times over.
@@ -415,7 +414,8 @@ fn one_writer_per_output_folder_and_stale_temporaries_go() {
 }
 
 /// Ctrl-C, a scheduler's SIGTERM (Slurm, Kubernetes) and SIGHUP all stop a run cleanly:
-/// exit 128 + the signal (130, 143, 129), no table and no temporary file left.
+/// exit 128 + the signal (130, 143, 129), no table and no temporary file left, and no folder
+/// where the run made one.
 #[cfg(unix)]
 #[test]
 fn signals_stop_with_their_code_and_leave_no_table() {
@@ -438,15 +438,25 @@ fn signals_stop_with_their_code_and_leave_no_table() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(code), "SIG{signal}: {stderr}");
         assert!(stderr.contains("no output written"), "{stderr}");
-        let left: Vec<_> = std::fs::read_dir(env.dir.path().join(&out_dir))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
         assert!(
-            left.is_empty(),
-            "SIG{signal}: no table left behind: {left:?}"
+            !env.dir.path().join(&out_dir).exists(),
+            "SIG{signal}: the folder the run made is gone with it"
         );
     }
+    // A folder that was there before the run stays, empty as it was.
+    std::fs::create_dir(env.dir.path().join("mine")).unwrap();
+    let child = spawn_quiet_run(&env, "mine");
+    std::thread::sleep(Duration::from_millis(700));
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    let left: Vec<_> = std::fs::read_dir(env.dir.path().join("mine"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "no table left behind: {left:?}");
 }
 
 /// A second signal ends the run at once, and still leaves nothing behind: its stage folder is
@@ -467,11 +477,10 @@ fn a_second_signal_ends_the_run_at_once_and_leaves_nothing() {
     }
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(143));
-    let left: Vec<_> = std::fs::read_dir(env.dir.path().join("out"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert!(left.is_empty(), "nothing left behind: {left:?}");
+    assert!(
+        !env.dir.path().join("out").exists(),
+        "nothing left behind, the folder the run made included"
+    );
 }
 
 /// Two signals at any moment of a run's start, before or after it has taken the folder's lock
