@@ -433,12 +433,7 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     let corpus = crate::util::corpus();
     let corpus = corpus.to_str().unwrap();
     let run = |args: &[&str]| {
-        let o = env.run(args);
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        env.run_ok(args);
     };
     // The estimate judges: merging is what is checked (net.rs merges judged shards).
     run(&[
@@ -844,12 +839,7 @@ fn compressed_tables_hold_the_plain_bytes_and_merge_and_report_read_them() {
     assert!(starts.len() > 120, "{} moves", starts.len());
     env.write("0cut.sgf", format!("{})", &whole[..starts[100]]));
     let run = |args: &[&str]| {
-        let o = env.run(args);
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        env.run_ok(args);
     };
     let analyze = |out: &str, more: &[&str]| {
         let mut args = vec!["analyze", "in", "--judge", "estimate", "--out", out, "-q"];

@@ -60,12 +60,7 @@ fn shards_merged_name_copies_as_one_run() {
         env.write(name, text);
     }
     let run = |args: &[&str]| {
-        let o = env.run(args);
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        env.run_ok(args);
     };
     run(&["analyze", "in", "--out", "all", "-q"]);
     for k in 0..2 {

@@ -389,12 +389,7 @@ fn show_judges_with_the_net() {
 fn the_carried_net_judges_by_default_and_merges_like_one_run() {
     let env = crate::util::env_with_corpus_games(6);
     let run = |args: &[&str]| {
-        let o = env.run(args);
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        env.run_ok(args);
     };
     run(&["analyze", "in", "--out", "one", "-j", "1", "-q"]);
     run(&["analyze", "in", "--out", "two", "-j", "2", "-q"]);

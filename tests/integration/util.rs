@@ -33,6 +33,17 @@ impl TestEnv {
         self.run_with(args, &[])
     }
 
+    /// `run`, which must succeed (else the test fails with the command's stderr).
+    pub fn run_ok(&self, args: &[&str]) -> Output {
+        let o = self.run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o
+    }
+
     /// `run`, with environment variables set.
     pub fn run_with(&self, args: &[&str], vars: &[(&str, &str)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_livingblocks"))
